@@ -1,0 +1,48 @@
+#include "kernels/ref/kernel_context.h"
+
+#include "kernels/ref/kernel_registry.h"
+
+namespace ge::ref {
+
+StatusOr<Tensor*> KernelContext::AllocateOutput(int i, const Dims& dims, DataType dtype) {
+  if (i < 0 || i >= num_outputs()) return Internal("output index " + std::to_string(i) + " out of range");
+  auto t = Tensor::Create(dtype, dims);
+  if (!t.ok()) return t.status().WithContext("node '" + node_name + "' (" + op_type + ") output " + std::to_string(i));
+  outputs[i] = Value(std::move(t).value());
+  return &outputs[i].tensor;
+}
+
+StatusOr<Tensor*> KernelContext::AllocateOutput(int i) {
+  if (i < 0 || i >= static_cast<int>(inferred.size())) return Internal("no inferred desc for output " + std::to_string(i));
+  const TensorDesc& d = inferred[i];
+  if (!d.shape.IsFullyKnown()) {
+    return Internal("node '" + node_name + "' (" + op_type + "): output " + std::to_string(i) +
+                    " shape is not known after inference: " + d.shape.ToString());
+  }
+  return AllocateOutput(i, d.shape.dims(), d.dtype);
+}
+
+Status KernelContext::Error(const std::string& msg) const {
+  return InvalidArgument("node '" + node_name + "' (" + op_type + "): " + msg);
+}
+
+Status KernelContext::Unsupported(const std::string& msg) const {
+  return Unimplemented("node '" + node_name + "' (" + op_type + "): " + msg);
+}
+
+void KernelRegistry::Add(const std::string& domain, const std::string& op_type, RefKernelFn fn) {
+  kernels_[{domain == "ai.onnx" ? "" : domain, op_type}] = fn;
+}
+
+RefKernelFn KernelRegistry::Find(const std::string& domain, const std::string& op_type) const {
+  auto it = kernels_.find({domain == "ai.onnx" ? "" : domain, op_type});
+  return it == kernels_.end() ? nullptr : it->second;
+}
+
+std::vector<std::pair<std::string, std::string>> KernelRegistry::Keys() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (auto& [k, v] : kernels_) out.push_back(k);
+  return out;
+}
+
+}  // namespace ge::ref

@@ -1,0 +1,67 @@
+// The reference-kernel interface: a kernel is a plain function `Status Fn(KernelContext&)` that reads inputs and
+// attributes and produces outputs. Reference kernels favour obviously-right code over speed: they are the oracle
+// every fast kernel and the constant folder rely on.
+#pragma once
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "base/tensor_desc.h"
+#include "base/value.h"
+#include "ir/attribute.h"
+
+namespace ge::ir {
+class Graph;
+class Node;
+}  // namespace ge::ir
+
+namespace ge::ref {
+
+// Runs a subgraph (If/Loop/Scan bodies, SequenceMap) in the scope of the node that calls it, so the body can
+// read enclosing values by name. Implemented by the interpreter.
+class SubgraphRunner {
+ public:
+  virtual ~SubgraphRunner() = default;
+  // inputs bind to graph.inputs() in order; outputs receive graph.outputs() in order.
+  virtual Status Run(const ir::Graph& graph, const std::vector<Value>& inputs, std::vector<Value>* outputs) = 0;
+};
+
+struct KernelContext {
+  const ir::Node* node = nullptr;  // may be nullptr in unit tests (no subgraphs then)
+  const ir::AttrMap* attrs = nullptr;
+  int64_t opset = 17;
+  std::string op_type;
+  std::string node_name;
+  std::vector<const Value*> inputs;    // nullptr = omitted optional input
+  std::vector<TensorDesc> inferred;    // per output, from inference run with every input value known
+  std::vector<Value> outputs;          // the kernel fills these (pre-sized to the node's output count)
+  SubgraphRunner* runner = nullptr;    // for control flow; nullptr when no subgraph can run
+  std::mt19937_64* rng = nullptr;      // for random ops; owned by the caller
+
+  const ir::AttrMap& attr() const { return *attrs; }
+  int num_inputs() const { return static_cast<int>(inputs.size()); }
+  int num_outputs() const { return static_cast<int>(outputs.size()); }
+  bool has_input(int i) const { return i < num_inputs() && inputs[i] != nullptr && !inputs[i]->is_none(); }
+  // The input as a tensor; nullptr when absent or not a tensor.
+  const Tensor* input(int i) const {
+    return has_input(i) && inputs[i]->is_tensor() ? &inputs[i]->tensor : nullptr;
+  }
+  const Value* input_value(int i) const { return i < num_inputs() ? inputs[i] : nullptr; }
+
+  // Allocates output i with the given dims and dtype (zero-filled) and returns it.
+  StatusOr<Tensor*> AllocateOutput(int i, const Dims& dims, DataType dtype);
+  // Allocates output i with the inferred dtype and dims; fails when inference left any dim unknown.
+  StatusOr<Tensor*> AllocateOutput(int i);
+  void SetOutput(int i, Tensor t) { outputs[i] = Value(std::move(t)); }
+  void SetOutputValue(int i, Value v) { outputs[i] = std::move(v); }
+
+  // InvalidArgument / Unimplemented prefixed with the node's name and op type.
+  Status Error(const std::string& msg) const;
+  Status Unsupported(const std::string& msg) const;
+};
+
+using RefKernelFn = Status (*)(KernelContext& ctx);
+
+}  // namespace ge::ref

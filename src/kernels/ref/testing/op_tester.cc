@@ -1,0 +1,51 @@
+#include "kernels/ref/testing/op_tester.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ge::ref::testing {
+
+StatusOr<std::vector<Value>> OpTester::RunValues(const std::string& op, const std::vector<Value>& inputs,
+                                                 const ir::AttrMap& attrs, int num_outputs, int64_t opset,
+                                                 const std::string& domain) {
+  NodeCall call;
+  call.op_type = op;
+  call.domain = domain;
+  call.node_name = "test_" + op;
+  call.attrs = &attrs;
+  call.opset = opset;
+  call.num_outputs = num_outputs;
+  for (const Value& v : inputs) call.inputs.push_back(v.kind == Value::Kind::kNone ? nullptr : &v);
+  std::mt19937_64 rng(0);
+  call.rng = &rng;
+  return RunNode(ops_, kernels_, call);
+}
+
+StatusOr<std::vector<Value>> OpTester::Run(const std::string& op, const std::vector<Tensor>& inputs,
+                                           const ir::AttrMap& attrs, int num_outputs, int64_t opset,
+                                           const std::string& domain) {
+  std::vector<Value> vals;
+  for (const Tensor& t : inputs) vals.push_back(t.valid() ? Value(t) : Value());
+  return RunValues(op, vals, attrs, num_outputs, opset, domain);
+}
+
+StatusOr<Tensor> OpTester::Run1(const std::string& op, const std::vector<Tensor>& inputs, const ir::AttrMap& attrs,
+                                int64_t opset) {
+  GE_ASSIGN_OR_RETURN(std::vector<Value> outs, Run(op, inputs, attrs, 1, opset));
+  if (outs.empty() || !outs[0].is_tensor()) return Internal("output 0 is not a tensor");
+  return outs[0].tensor;
+}
+
+double MaxAbsDiff(const Tensor& got, const Tensor& want) {
+  if (got.dtype() != want.dtype() || got.dims() != want.dims()) return std::numeric_limits<double>::infinity();
+  double m = 0;
+  for (int64_t i = 0; i < got.numel(); ++i) {
+    double a = got.GetAsDouble(i), b = want.GetAsDouble(i);
+    if (std::isnan(a) && std::isnan(b)) continue;
+    if (a == b) continue;  // equal infinities
+    m = std::max(m, std::fabs(a - b));
+  }
+  return m;
+}
+
+}  // namespace ge::ref::testing
