@@ -1,8 +1,13 @@
+#include "ops/elementwise/elementwise_ops.h"
 #include "ops/families.h"
-#include "ops/infer_util.h"
 
 namespace ge::ops {
 
-void RegisterElementwiseOps(OpRegistry* r) { (void)r; }
+void RegisterElementwiseOps(OpRegistry* r) {
+  elementwise::RegisterUnaryOps(r);
+  elementwise::RegisterActivationOps(r);
+  elementwise::RegisterBinaryOps(r);
+  elementwise::RegisterCastOps(r);
+}
 
 }  // namespace ge::ops

@@ -1,8 +1,12 @@
 #include "ops/families.h"
-#include "ops/infer_util.h"
+#include "ops/misc/misc_ops.h"
 
 namespace ge::ops {
 
-void RegisterMiscOps(OpRegistry* r) { (void)r; }
+void RegisterMiscOps(OpRegistry* r) {
+  misc::RegisterRandomOps(r);
+  misc::RegisterTrainingOps(r);
+  misc::RegisterTextOps(r);
+}
 
 }  // namespace ge::ops

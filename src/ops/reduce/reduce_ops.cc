@@ -1,8 +1,18 @@
 #include "ops/families.h"
-#include "ops/infer_util.h"
+#include "ops/reduce/reduce_ops_internal.h"
 
 namespace ge::ops {
 
-void RegisterReduceOps(OpRegistry* r) { (void)r; }
+bool IsRealNumeric(DataType dt) {
+  return IsFloatingPoint(dt) || IsInteger(dt);
+}
+
+void RegisterReduceOps(OpRegistry* r) {
+  RegisterReductionOps(r);
+  RegisterSoftmaxOps(r);
+  RegisterTopKOps(r);
+  RegisterLossOps(r);
+  RegisterEinsumOps(r);
+}
 
 }  // namespace ge::ops

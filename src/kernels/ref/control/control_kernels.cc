@@ -1,8 +1,14 @@
+#include "kernels/ref/control/control_kernels.h"
 #include "kernels/ref/families.h"
-#include "kernels/ref/ref_util.h"
 
 namespace ge::ref {
 
-void RegisterControlRefKernels(KernelRegistry* r) { (void)r; }
+void RegisterControlRefKernels(KernelRegistry* r) {
+  control::RegisterSubgraphKernels(r);
+  control::RegisterScanKernels(r);
+  control::RegisterSequenceKernels(r);
+  control::RegisterSplitConcatKernels(r);
+  control::RegisterOptionalKernels(r);
+}
 
 }  // namespace ge::ref

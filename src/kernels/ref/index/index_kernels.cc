@@ -1,8 +1,16 @@
+#include "kernels/ref/index/index_kernels.h"
+
 #include "kernels/ref/families.h"
-#include "kernels/ref/ref_util.h"
 
 namespace ge::ref {
 
-void RegisterIndexRefKernels(KernelRegistry* r) { (void)r; }
+void RegisterIndexRefKernels(KernelRegistry* r) {
+  RegisterGatherRefKernels(r);
+  RegisterScatterRefKernels(r);
+  RegisterSelectRefKernels(r);
+  RegisterUniqueRefKernels(r);
+  RegisterOneHotRefKernels(r);
+  RegisterNmsRefKernels(r);
+}
 
 }  // namespace ge::ref

@@ -1,8 +1,14 @@
 #include "kernels/ref/families.h"
-#include "kernels/ref/ref_util.h"
+#include "kernels/ref/math/math_kernels_internal.h"
 
 namespace ge::ref {
 
-void RegisterMathRefKernels(KernelRegistry* r) { (void)r; }
+void RegisterMathRefKernels(KernelRegistry* r) {
+  RegisterMatMulRefKernels(r);
+  RegisterQLinearRefKernels(r);
+  RegisterQuantizeRefKernels(r);
+  RegisterRnnRefKernels(r);
+  RegisterSignalRefKernels(r);
+}
 
 }  // namespace ge::ref

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs every Debian package ge needs to build, test, fuzz and benchmark. Non-interactive; installs only what
+# is missing (apt-get update runs first only then). Usage: scripts/install_deps.sh [--bench]
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libprotobuf-dev protobuf-compiler libonnx-dev
+  libdnnl-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  clang-14 libclang-rt-14-dev
+  python3 python3-numpy python3-onnx
+)
+if [[ "${1:-}" == "--bench" || "${GE_WITH_TORCH:-0}" == "1" ]]; then
+  packages+=(python3-torch python3-torchvision)
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
+fi
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+echo "install_deps: installing ${missing[*]}"
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

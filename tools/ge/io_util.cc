@@ -1,0 +1,68 @@
+#include "io_util.h"
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <sstream>
+
+namespace ge::cli {
+
+StatusOr<Tensor> MakeDefaultInput(const TensorDesc& desc, uint64_t seed) {
+  if (desc.kind != ValueKind::kTensor) return Unimplemented("only tensor inputs can be generated; pass --input");
+  Dims dims;
+  if (!desc.shape.unknown_rank())
+    for (int64_t d : desc.shape.dims()) dims.push_back(d < 0 ? 1 : d);
+  GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(desc.dtype, dims));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int> small(0, 99);
+  const int64_t n = t.numel();
+  Status s = VisitDataType(desc.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* p = t.data<T>();
+    for (int64_t i = 0; i < n; ++i) {
+      if constexpr (std::is_same_v<T, std::string>) {
+        p[i] = "s" + std::to_string(small(rng));
+      } else if constexpr (std::is_same_v<T, bool>) {
+        p[i] = (i % 2) == 0;
+      } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        p[i] = static_cast<T>(real(rng));
+      } else if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
+        p[i] = T(static_cast<float>(real(rng)));
+      } else if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>) {
+        p[i] = T(real(rng), real(rng));
+      } else {
+        p[i] = static_cast<T>(small(rng));
+      }
+    }
+  });
+  GE_RETURN_IF_ERROR(s);
+  return t;
+}
+
+std::string SummarizeTensor(const std::string& name, const Tensor& t) {
+  std::ostringstream os;
+  os.precision(6);
+  os << name << ": " << DataTypeName(t.dtype()) << DimsToString(t.dims());
+  if (t.dtype() == DataType::kString || t.numel() == 0) return os.str();
+  double mn = INFINITY, mx = -INFINITY, sum = 0;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    double v = t.GetAsDouble(i);
+    mn = std::min(mn, v);
+    mx = std::max(mx, v);
+    sum += v;
+  }
+  os << " min=" << mn << " max=" << mx << " mean=" << sum / static_cast<double>(t.numel()) << " first=[";
+  for (int64_t i = 0; i < t.numel() && i < 5; ++i) os << (i ? ", " : "") << t.GetAsDouble(i);
+  os << (t.numel() > 5 ? ", ...]" : "]");
+  return os.str();
+}
+
+std::string SanitizeFileName(const std::string& name) {
+  std::string out;
+  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
+  if (out.empty() || out == "." || out == "..") out = "output";
+  return out;
+}
+
+}  // namespace ge::cli

@@ -1,0 +1,19 @@
+// One ONNX backend node-test case: model.onnx plus test_data_set_*/input_*.pb and output_*.pb.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "base/value.h"
+
+namespace ge::cli {
+
+// Case folders under each of `roots` (a root that holds model.onnx is itself a case), sorted by name.
+std::vector<std::string> FindOnnxTestCases(const std::vector<std::string>& roots);
+// Runs every data set of the case; Ok when all outputs match within tolerance (rtol 1e-3, atol 1e-7 as the ONNX
+// backend runner uses), else a message naming the first mismatch.
+Status RunOnnxTestCase(const std::string& dir);
+// Compares one output against its expected value; `what` names it in the error.
+Status CompareValues(const Value& got, const Value& want, double rtol, double atol, const std::string& what);
+
+}  // namespace ge::cli

@@ -1,0 +1,197 @@
+// ge run: load a model (.onnx through the interpreter), bind inputs, run --warmup + --loop times, report.
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "base/npy.h"
+#include "commands.h"
+#include "flags.h"
+#include "interpreter/interpreter.h"
+#include "io_util.h"
+#include "parser/onnx/onnx_parser.h"
+
+namespace ge::cli {
+
+namespace {
+
+double NowMs() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+double PeakRssMb() {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;
+}
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string JsonEscape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      o += buf;
+    } else {
+      o += c;
+    }
+  }
+  return o;
+}
+
+// Binds --input flags to graph inputs: NAME=FILE or positional FILE in graph-input order.
+StatusOr<std::vector<Value>> BindInputs(const Flags& flags, const std::vector<ir::Value*>& graph_inputs) {
+  std::map<std::string, std::string> by_name;
+  std::vector<std::string> in_order;
+  for (const std::string& spec : flags.GetAll("input")) {
+    size_t eq = spec.find('=');
+    if (eq != std::string::npos) {
+      by_name[spec.substr(0, eq)] = spec.substr(eq + 1);
+    } else {
+      in_order.push_back(spec);
+    }
+  }
+  for (auto& [name, file] : by_name) {
+    bool found = std::any_of(graph_inputs.begin(), graph_inputs.end(), [&](ir::Value* v) { return v->name() == name; });
+    if (!found) return InvalidArgument("--input names '" + name + "', which is not an input of the model");
+  }
+  if (in_order.size() > graph_inputs.size()) {
+    return InvalidArgument("got " + std::to_string(in_order.size()) + " --input files but the model has " +
+                           std::to_string(graph_inputs.size()) + " inputs");
+  }
+  std::vector<Value> values;
+  size_t next_positional = 0;
+  for (size_t i = 0; i < graph_inputs.size(); ++i) {
+    const ir::Value* in = graph_inputs[i];
+    std::string file;
+    if (by_name.count(in->name())) {
+      file = by_name[in->name()];
+    } else if (next_positional < in_order.size()) {
+      file = in_order[next_positional++];
+    }
+    if (!file.empty()) {
+      GE_ASSIGN_OR_RETURN(Tensor t, ReadNpy(file));
+      values.emplace_back(std::move(t));
+    } else if (!flags.GetAll("input").empty()) {
+      return InvalidArgument("no --input given for model input '" + in->name() + "' (" + in->desc().ToString() + ")");
+    } else {
+      GE_ASSIGN_OR_RETURN(Tensor t, MakeDefaultInput(in->desc(), 1234 + i));
+      values.emplace_back(std::move(t));
+    }
+  }
+  return values;
+}
+
+int Fail(const Status& s) {
+  std::fprintf(stderr, "ge run: %s\n", s.ToString().c_str());
+  return 1;
+}
+
+}  // namespace
+
+int RunCommand(int argc, char** argv) {
+  auto flags_or = ParseFlags(argc, argv, 2, {"model", "input", "output_dir", "loop", "warmup", "threads", "json", "seed"});
+  if (!flags_or.ok()) return Fail(flags_or.status());
+  const Flags& flags = *flags_or;
+  std::string model_path = flags.Get("model");
+  if (model_path.empty() && !flags.positional.empty()) model_path = flags.positional[0];
+  if (model_path.empty()) return Fail(InvalidArgument("--model=PATH is required"));
+  auto loop = flags.GetInt("loop", 1, 1, 1000000);
+  auto warmup = flags.GetInt("warmup", 0, 0, 1000000);
+  auto threads = flags.GetInt("threads", 1, 1, 1024);
+  auto seed = flags.GetInt("seed", 0, 0, INT64_MAX);
+  for (auto* s : {&loop, &warmup, &threads, &seed})
+    if (!s->ok()) return Fail(s->status());
+  if (!EndsWith(model_path, ".onnx")) {
+    return Fail(Unimplemented("'" + model_path + "': only .onnx models can be run (offline .om models come with `ge compile`)"));
+  }
+
+  double t0 = NowMs();
+  auto model = onnx_parser::ParseModelFile(model_path);
+  if (!model.ok()) return Fail(model.status());
+  InterpreterOptions opts;
+  opts.seed = static_cast<uint64_t>(*seed);
+  auto interp = Interpreter::Create(model->get(), opts);
+  if (!interp.ok()) return Fail(interp.status());
+  double load_ms = NowMs() - t0;
+
+  auto inputs = BindInputs(flags, (*interp)->inputs());
+  if (!inputs.ok()) return Fail(inputs.status());
+  for (size_t i = 0; i < inputs->size(); ++i) {
+    const ir::Value* in = (*interp)->inputs()[i];
+    Status s = CheckValueMatches((*inputs)[i], in->desc(), "input '" + in->name() + "'");
+    if (!s.ok()) return Fail(s);
+  }
+
+  std::vector<Value> outputs;
+  for (int64_t i = 0; i < *warmup; ++i) {
+    Status s = (*interp)->Run(*inputs, &outputs);
+    if (!s.ok()) return Fail(s);
+  }
+  std::vector<double> times;
+  for (int64_t i = 0; i < *loop; ++i) {
+    double s0 = NowMs();
+    Status s = (*interp)->Run(*inputs, &outputs);
+    if (!s.ok()) return Fail(s);
+    times.push_back(NowMs() - s0);
+  }
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  double median = sorted[sorted.size() / 2], min_ms = sorted.front();
+
+  std::string out_dir = flags.Get("output_dir");
+  if (!out_dir.empty()) {
+    ::mkdir(out_dir.c_str(), 0755);
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const std::string name = (*interp)->outputs()[i]->name();
+      if (!outputs[i].is_tensor()) continue;
+      Status s = WriteNpy(out_dir + "/" + SanitizeFileName(name) + ".npy", outputs[i].tensor);
+      if (!s.ok()) return Fail(s);
+    }
+  }
+
+  if (flags.GetBool("json")) {
+    std::ostringstream os;
+    os.precision(6);
+    os << std::fixed << "{\"model\":\"" << JsonEscape(model_path) << "\",\"engine\":\"interpreter\",\"load_ms\":" << load_ms
+       << ",\"median_ms\":" << median << ",\"min_ms\":" << min_ms << ",\"iters\":" << *loop
+       << ",\"threads\":" << *threads << ",\"peak_rss_mb\":" << PeakRssMb() << ",\"outputs\":[";
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      os << (i ? "," : "") << "{\"name\":\"" << JsonEscape((*interp)->outputs()[i]->name()) << "\"";
+      if (outputs[i].is_tensor()) {
+        os << ",\"dtype\":\"" << DataTypeName(outputs[i].tensor.dtype()) << "\",\"shape\":" << DimsToString(outputs[i].tensor.dims());
+      }
+      os << "}";
+    }
+    os << "]}";
+    std::printf("%s\n", os.str().c_str());
+  } else {
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const std::string name = (*interp)->outputs()[i]->name();
+      if (outputs[i].is_tensor()) {
+        std::printf("%s\n", SummarizeTensor(name, outputs[i].tensor).c_str());
+      } else if (outputs[i].is_sequence()) {
+        std::printf("%s: sequence of %zu tensors\n", name.c_str(), outputs[i].sequence.size());
+      } else {
+        std::printf("%s: empty optional\n", name.c_str());
+      }
+    }
+    std::printf("load %.2f ms, run median %.3f ms, min %.3f ms over %lld iterations, peak RSS %.1f MB\n", load_ms,
+                median, min_ms, static_cast<long long>(*loop), PeakRssMb());
+  }
+  return 0;
+}
+
+}  // namespace ge::cli

@@ -1,0 +1,111 @@
+// ge test-onnx DIR...: runs ONNX backend node-test cases, each in a child process so that a crash or a hang in one
+// case is reported as that case's failure. Prints a line per failure, then "N passed, M failed".
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "commands.h"
+#include "flags.h"
+#include "onnx_test_case.h"
+
+namespace ge::cli {
+
+namespace {
+
+std::string CaseName(const std::string& dir) {
+  size_t s = dir.find_last_of('/');
+  return s == std::string::npos ? dir : dir.substr(s + 1);
+}
+
+// Runs one case in a forked child; returns "" on success or the failure reason.
+std::string RunIsolated(const std::string& dir, int timeout_s) {
+  int fds[2];
+  if (::pipe(fds) != 0) return "pipe failed";
+  pid_t pid = ::fork();
+  if (pid < 0) return "fork failed";
+  if (pid == 0) {
+    ::close(fds[0]);
+    Status s = RunOnnxTestCase(dir);
+    std::string msg = s.ok() ? "" : s.ToString();
+    ssize_t w = ::write(fds[1], msg.data(), msg.size());
+    (void)w;
+    ::close(fds[1]);
+    ::_exit(s.ok() ? 0 : 1);
+  }
+  ::close(fds[1]);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+  int status = 0;
+  bool done = false;
+  while (!done) {
+    pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid) {
+      done = true;
+      break;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      ::close(fds[0]);
+      return "timed out after " + std::to_string(timeout_s) + " s";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  std::string msg;
+  char buf[4096];
+  ssize_t n;
+  while ((n = ::read(fds[0], buf, sizeof buf)) > 0) msg.append(buf, static_cast<size_t>(n));
+  ::close(fds[0]);
+  if (WIFSIGNALED(status)) return "crashed with signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
+  return msg.empty() ? "failed with exit code " + std::to_string(WEXITSTATUS(status)) : msg;
+}
+
+}  // namespace
+
+int TestOnnxCommand(int argc, char** argv) {
+  auto flags = ParseFlags(argc, argv, 2, {"timeout", "no_fork"});
+  if (!flags.ok()) {
+    std::fprintf(stderr, "ge test-onnx: %s\n", flags.status().ToString().c_str());
+    return 2;
+  }
+  if (flags->positional.empty()) {
+    std::fprintf(stderr, "usage: ge test-onnx [--timeout=SECONDS] [--no_fork] DIR...\n");
+    return 2;
+  }
+  auto timeout = flags->GetInt("timeout", 60, 1, 86400);
+  if (!timeout.ok()) {
+    std::fprintf(stderr, "ge test-onnx: %s\n", timeout.status().ToString().c_str());
+    return 2;
+  }
+  const bool fork_each = !flags->GetBool("no_fork");
+  std::vector<std::string> cases = FindOnnxTestCases(flags->positional);
+  int passed = 0, failed = 0;
+  for (const std::string& dir : cases) {
+    std::string why;
+    if (fork_each) {
+      why = RunIsolated(dir, static_cast<int>(*timeout));
+    } else {
+      Status s = RunOnnxTestCase(dir);
+      if (!s.ok()) why = s.ToString();
+    }
+    if (why.empty()) {
+      ++passed;
+    } else {
+      ++failed;
+      for (char& c : why)
+        if (c == '\n') c = ' ';
+      std::printf("FAIL %s: %s\n", CaseName(dir).c_str(), why.c_str());
+      std::fflush(stdout);
+    }
+  }
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed == 0 && !cases.empty() ? 0 : 1;
+}
+
+}  // namespace ge::cli
