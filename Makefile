@@ -22,5 +22,9 @@ demo: deps build
 test: deps build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 1500
 
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
 clean:
 	rm -rf $(BUILD)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package ge needs to build, test, fuzz and benchmark. Non-interactive; installs only what
 # is missing (apt-get update runs first only then). Usage: scripts/install_deps.sh [--bench]
+# python3-torch/torchvision: the model tests export models with torch.onnx and compare against PyTorch.
+# --bench adds Node.js for ONNX Runtime side-by-side benchmarks.
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
@@ -9,9 +11,10 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev
   python3 python3-numpy python3-onnx
+  python3-torch python3-torchvision
+  ccache
 )
-if [[ "${1:-}" == "--bench" || "${GE_WITH_TORCH:-0}" == "1" ]]; then
-  packages+=(python3-torch python3-torchvision)
+if [[ "${1:-}" == "--bench" ]]; then
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi

@@ -1,48 +1,72 @@
 // Packed, blocked GEMM in the style of BLIS/GotoBLAS: op(B) is packed into KC x NR column panels and alpha*op(A)
 // into MC x KC row panels; an MR x NR register-blocked micro-kernel accumulates into C. The macro-kernel is
-// compiled twice on x86-64 GCC (baseline SSE2 and Haswell AVX2/FMA) and picked at load time by the CPU.
+// compiled twice on x86-64 GCC (baseline SSE2 and x86-64-v3, i.e. AVX2/FMA) and picked at load time by the CPU.
 #include "kernels/ref/math/gemm.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace ge::ref::math {
 namespace {
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
-#define GE_MATH_MULTIVERSION __attribute__((target_clones("arch=haswell", "default")))
+#define GE_MATH_MULTIVERSION __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define GE_MATH_MULTIVERSION
 #endif
 
+// 32-byte GCC/Clang vector types: one AVX register under the Haswell clone, two SSE registers otherwise.
+typedef float VecF __attribute__((vector_size(32)));
+typedef double VecD __attribute__((vector_size(32)));
+
 template <typename T> struct Blocking;
 template <> struct Blocking<float> {
-  static constexpr int kMR = 4, kNR = 16;
-  static constexpr int64_t kKC = 256, kMC = 128, kNC = 2048;
+  using Vec = VecF;
+  static constexpr int kMR = 6, kNR = 16;
+  static constexpr int64_t kKC = 256, kMC = 120, kNC = 2048;
 };
 template <> struct Blocking<double> {
-  static constexpr int kMR = 4, kNR = 8;
+  using Vec = VecD;
+  static constexpr int kMR = 6, kNR = 8;
   static constexpr int64_t kKC = 256, kMC = 96, kNC = 1024;
 };
 
+// acc[MR x NR] = sum_p ap[p][:] (outer) bp[p][:], then C[:mr, :nr] += acc. Two vectors span NR.
 template <typename T, int MR, int NR>
 __attribute__((always_inline)) inline void MicroKernel(int64_t kc, const T* ap, const T* bp, T* c, int64_t ldc,
                                                        int mr, int nr) {
-  T acc[MR][NR] = {};
+  using Vec = typename Blocking<T>::Vec;
+  constexpr int kLanes = static_cast<int>(sizeof(Vec) / sizeof(T));
+  static_assert(NR == 2 * kLanes, "micro-kernel spans two vectors");
+  Vec neg_zero;  // x + -0.0 == x for every x, so the broadcast below folds to a plain broadcast
+  for (int l = 0; l < kLanes; ++l) neg_zero[l] = T(-0.0);
+  Vec acc[MR][2];
+  for (int i = 0; i < MR; ++i) acc[i][0] = acc[i][1] = Vec{};
   for (int64_t p = 0; p < kc; ++p) {
-    const T* bk = bp + p * NR;
+    Vec b0, b1;
+    std::memcpy(&b0, bp + p * NR, sizeof(Vec));
+    std::memcpy(&b1, bp + p * NR + kLanes, sizeof(Vec));
     const T* ak = ap + p * MR;
     for (int i = 0; i < MR; ++i) {
-      const T av = ak[i];
-      for (int j = 0; j < NR; ++j) acc[i][j] += av * bk[j];
+      const Vec a = neg_zero + ak[i];
+      acc[i][0] += a * b0;
+      acc[i][1] += a * b1;
     }
   }
   if (mr == MR && nr == NR) {
-    for (int i = 0; i < MR; ++i)
-      for (int j = 0; j < NR; ++j) c[i * ldc + j] += acc[i][j];
+    for (int i = 0; i < MR; ++i) {
+      Vec c0, c1;
+      std::memcpy(&c0, c + i * ldc, sizeof(Vec));
+      std::memcpy(&c1, c + i * ldc + kLanes, sizeof(Vec));
+      c0 += acc[i][0];
+      c1 += acc[i][1];
+      std::memcpy(c + i * ldc, &c0, sizeof(Vec));
+      std::memcpy(c + i * ldc + kLanes, &c1, sizeof(Vec));
+    }
   } else {
     for (int i = 0; i < mr; ++i)
-      for (int j = 0; j < nr; ++j) c[i * ldc + j] += acc[i][j];
+      for (int j = 0; j < nr; ++j) c[i * ldc + j] += j < kLanes ? acc[i][0][j] : acc[i][1][j - kLanes];
   }
 }
 

@@ -26,20 +26,23 @@ void ShiftTyped(const Tensor& x, const Tensor* zp, const Dims& zp_dims, std::vec
   });
 }
 
-// x - zp as int32. zp is a scalar, a 1-D per-row vector (rows of a, when per_row), or broadcasts to x.
+// x - zp as int32. zp is a scalar, a 1-D vector per row of a (per_row) or per column of b, or the N-D form
+// [..., M, 1] / [..., 1, N].
 Status Shifted(const KernelContext& ctx, const Tensor& x, const Tensor* zp, bool per_row, const char* name,
                std::vector<int32_t>* out) {
   Dims zp_dims;
   if (zp) {
     if (zp->dtype() != x.dtype()) return ctx.Error(std::string(name) + " must have the dtype of its input");
+    const int r = x.rank();
     if (zp->numel() == 1) {
       zp_dims = {};
-    } else if (per_row && zp->rank() == 1 && x.rank() >= 2 && zp->dim(0) == x.dim(x.rank() - 2)) {
-      zp_dims = {zp->dim(0), 1};
+    } else if (r >= 2 && zp->rank() == 1 && zp->dim(0) == x.dim(per_row ? r - 2 : r - 1)) {
+      zp_dims = per_row ? Dims{zp->dim(0), 1} : Dims{zp->dim(0)};
     } else {
+      // N-D: [..., M, 1] for a (per row), [..., 1, N] for b (per column).
       zp_dims = zp->dims();
       auto bc = BroadcastDims(x.dims(), zp_dims);
-      if (!bc.ok() || *bc != x.dims()) {
+      if (r < 2 || zp->rank() != r || zp->dim(per_row ? r - 1 : r - 2) != 1 || !bc.ok() || *bc != x.dims()) {
         return ctx.Error(std::string(name) + " " + DimsToString(zp->dims()) + " does not fit input " +
                          DimsToString(x.dims()));
       }

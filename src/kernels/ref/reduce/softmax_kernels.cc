@@ -18,8 +18,52 @@ enum class SM { kSoftmax, kLogSoftmax, kHardmax };
 // Works along the middle dim of x viewed as [outer, n, inner]. The common inner == 1 case (softmax over the last
 // axis, as in attention) runs one contiguous row at a time; otherwise rows of `inner` run side by side.
 template <SM K, typename T>
+void RunSoftmaxRows(const T* x, T* y, int64_t rows, int64_t n) {
+  using C = typename ComputeTypeOf<T>::type;
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* xr = x + r * n;
+    T* yr = y + r * n;
+    C mx = -INFINITY;
+    int64_t arg = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      const C v = static_cast<C>(xr[k]);
+      if (v > mx || (k == 0 && !(v <= mx))) {
+        mx = v;
+        arg = k;
+      }
+    }
+    if constexpr (K == SM::kHardmax) {
+      for (int64_t k = 0; k < n; ++k) yr[k] = StoreAs<T>(k == arg ? C(1) : C(0));
+      continue;
+    }
+    C sum = 0;
+    if constexpr (K == SM::kSoftmax && std::is_same_v<T, C>) {
+      for (int64_t k = 0; k < n; ++k) {
+        yr[k] = std::exp(xr[k] - mx);
+        sum += yr[k];
+      }
+      const C inv = C(1) / sum;
+      for (int64_t k = 0; k < n; ++k) yr[k] *= inv;
+    } else {
+      for (int64_t k = 0; k < n; ++k) sum += std::exp(static_cast<C>(xr[k]) - mx);
+      if constexpr (K == SM::kSoftmax) {
+        const C inv = C(1) / sum;
+        for (int64_t k = 0; k < n; ++k) yr[k] = StoreAs<T>(std::exp(static_cast<C>(xr[k]) - mx) * inv);
+      } else {
+        const C shift = mx + std::log(sum);
+        for (int64_t k = 0; k < n; ++k) yr[k] = StoreAs<T>(static_cast<C>(xr[k]) - shift);
+      }
+    }
+  }
+}
+
+template <SM K, typename T>
 void RunSoftmax(const T* x, T* y, int64_t outer, int64_t n, int64_t inner) {
   using C = typename ComputeTypeOf<T>::type;
+  if (inner == 1) {
+    RunSoftmaxRows<K, T>(x, y, outer, n);
+    return;
+  }
   std::vector<C> mx(inner), sum(inner);
   std::vector<int64_t> arg(inner);
   for (int64_t o = 0; o < outer; ++o) {

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (ASan + coverage) in build-fuzz/ and runs each for a bounded time.
+# usage: scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 60)
+set -euo pipefail
+seconds=${1:-60}
+cd "$(dirname "$0")/.."
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGE_BUILD_FUZZERS=ON \
+  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
+cmake --build build-fuzz --target onnx_import_fuzz -j "$(nproc)"
+corpus=build-fuzz/corpus/onnx_import
+mkdir -p "$corpus"
+cp samples/*.onnx "$corpus/" 2>/dev/null || true
+# Small models from the conformance suite make good seeds when it has been generated.
+if [ -d build/onnx_node_tests/node ]; then
+  find build/onnx_node_tests/node -name model.onnx -size -4k | head -200 | while read -r f; do
+    cp "$f" "$corpus/$(basename "$(dirname "$f")").onnx"
+  done
+fi
+echo "fuzzing onnx_import for ${seconds}s"
+ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+  build-fuzz/bin/onnx_import_fuzz "$corpus" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 \
+  -max_len=65536 -print_final_stats=1 2>&1 | tail -n 15

@@ -1,0 +1,47 @@
+#!/usr/bin/python3
+"""Model tests: exports the zoo (export_models.py) once into WORKDIR, runs each model through `ge run`, and checks
+its output against PyTorch's with relative L2 error <= 1e-4.
+usage: check_models.py GE_BINARY WORKDIR [name ...]   (exit 77 = skipped: no python3-torch)"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+ge, work = sys.argv[1], sys.argv[2]
+names = sys.argv[3:]
+try:
+    import torch  # noqa: F401
+except ImportError:
+    print("python3-torch is not installed: model tests skipped (scripts/install_deps.sh installs it)")
+    sys.exit(77)
+
+here = os.path.dirname(os.path.abspath(__file__))
+os.makedirs(work, exist_ok=True)
+stamp = os.path.join(work, ".exported")
+if not os.path.exists(stamp) or os.path.getmtime(stamp) < os.path.getmtime(os.path.join(here, "export_models.py")):
+    subprocess.run([sys.executable, os.path.join(here, "export_models.py"), work], check=True)
+    open(stamp, "w").close()
+
+failures = 0
+models = names or sorted(f[:-5] for f in os.listdir(work) if f.endswith(".onnx"))
+for name in models:
+    out = os.path.join(work, name + ".out")
+    r = subprocess.run([ge, "run", f"--model={work}/{name}.onnx", f"--input={work}/{name}.in.npy",
+                        f"--output_dir={out}"], capture_output=True, text=True, timeout=900)
+    if r.returncode != 0:
+        print(f"FAIL {name}: ge run exited {r.returncode}: {r.stderr.strip()[-300:]}")
+        failures += 1
+        continue
+    got = np.load(os.path.join(out, "output.npy")).astype(np.float64)
+    ref = np.load(os.path.join(work, name + ".ref.npy")).astype(np.float64)
+    if got.shape != ref.shape:
+        print(f"FAIL {name}: shape {got.shape} != {ref.shape}")
+        failures += 1
+        continue
+    err = np.linalg.norm(got - ref) / max(np.linalg.norm(ref), 1e-30)
+    ok = np.isfinite(err) and err <= 1e-4
+    print(f"{'ok  ' if ok else 'FAIL'} {name}: relative L2 error {err:.2e}", flush=True)
+    failures += 0 if ok else 1
+print(f"{len(models) - failures} passed, {failures} failed")
+sys.exit(1 if failures else 0)
