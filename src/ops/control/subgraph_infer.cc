@@ -293,7 +293,7 @@ Status InferSequenceMap(InferContext& ctx) {
 void RegisterSubgraphOps(OpRegistry* r) {
   r->Add({"", "If", 1, 1, 1, kVariadic, InferIf});
   r->Add({"", "Loop", 0, kVariadic, 1, kVariadic, InferLoop});
-  r->Add({"", "Scan", 1, kVariadic, 1, kVariadic, InferScan});
+  r->Add({"", "Scan", 0, kVariadic, 1, kVariadic, InferScan});  // opset 8 may omit input 0
   r->Add({"", "SequenceMap", 1, kVariadic, 1, kVariadic, InferSequenceMap});
 }
 

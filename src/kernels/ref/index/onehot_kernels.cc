@@ -61,6 +61,8 @@ Status RefOneHot(KernelContext& ctx) {
   GE_ASSIGN_OR_RETURN(Tensor* out, ctx.AllocateOutput(0, out_dims, values->dtype()));
   const int64_t outer = DimProduct(indices->dims(), 0, axis);
   const int64_t inner = DimProduct(indices->dims(), axis, indices->rank());
+  // OneHot-9 maps only [0, depth) to on_value; opset 11 added negative indices counted from the back.
+  const int64_t lowest = ctx.opset >= 11 ? -depth : 0;
   return VisitDataType(values->dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T off = values->data<T>()[0], on = values->data<T>()[1];
@@ -70,7 +72,7 @@ Status RefOneHot(KernelContext& ctx) {
     for (int64_t p = 0; p < outer; ++p) {
       for (int64_t i = 0; i < inner; ++i) {
         int64_t v = idx[p * inner + i];
-        if (v == kNoIndex || v < -depth || v >= depth) continue;
+        if (v == kNoIndex || v < lowest || v >= depth) continue;
         if (v < 0) v += depth;
         o[(p * depth + v) * inner + i] = on;
       }

@@ -13,6 +13,18 @@ TEST(OneHotTest, LastAxisNegativeAndOutOfRange) {
   ExpectTensor<int64_t>(*out, {2, 7, 2, 2, 2, 7, 2, 2, 2, 7, 2, 2}, {2, 2, 3});
 }
 
+TEST(OneHotTest, Opset9IgnoresNegativeIndices) {
+  auto t = MakeTester();
+  Tensor idx = Tensor::FromVector<int64_t>({-1, 1}, {2});
+  Tensor values = Tensor::FromVector<float>({0, 1}, {2});
+  auto outs = t.Run("OneHot", {idx, Tensor::Scalar<int64_t>(2), values}, ir::AttrMap(), 1, 9);
+  ASSERT_TRUE(outs.ok()) << outs.status().ToString();
+  ExpectTensor<float>((*outs)[0].tensor, {0, 0, 0, 1}, {2, 2});
+  outs = t.Run("OneHot", {idx, Tensor::Scalar<int64_t>(2), values}, ir::AttrMap(), 1, 11);
+  ASSERT_TRUE(outs.ok());
+  ExpectTensor<float>((*outs)[0].tensor, {0, 1, 0, 1}, {2, 2});
+}
+
 TEST(OneHotTest, Axis0AndOtherTypes) {
   auto t = MakeTester();
   Tensor idx = Tensor::FromVector<int32_t>({0, 2}, {2});

@@ -67,7 +67,7 @@ void ForXType(const Tensor& x, F&& f) {
 Status RefAdagrad(KernelContext& ctx) {
   GE_ASSIGN_OR_RETURN(OptimizerArgs a, Prepare(ctx, 3));
   const double decay = ctx.attr().GetFloat("decay_factor", 0.0f);
-  const double eps = ctx.attr().GetFloat("epsilon", 0.0f);
+  const double eps = ctx.attr().GetFloat("epsilon", 1e-6f);
   const double norm = ctx.attr().GetFloat("norm_coefficient", 0.0f);
   const double r_adj = a.r / (1 + static_cast<double>(a.t) * decay);
   for (int i = 0; i < a.n; ++i) {
