@@ -18,18 +18,17 @@ bool Event::Query() const {
 }
 
 void Event::Complete(uint64_t gen, const Status* error) {
-  {
-    std::lock_guard<std::mutex> lk(mu_);
-    completed_ = std::max(completed_, gen);
-    if (error != nullptr && !error->ok()) {
-      if (error_gen_ == 0) {
-        error_gen_ = gen;
-        error_ = *error;
-      }
-    } else if (gen > error_gen_) {
-      error_gen_ = 0;
-      error_ = Status::Ok();
+  // Notify under the lock: a host thread that sees the completion may destroy the event right away.
+  std::lock_guard<std::mutex> lk(mu_);
+  completed_ = std::max(completed_, gen);
+  if (error != nullptr && !error->ok()) {
+    if (error_gen_ == 0) {
+      error_gen_ = gen;
+      error_ = *error;
     }
+  } else if (gen > error_gen_) {
+    error_gen_ = 0;
+    error_ = Status::Ok();
   }
   cv_.notify_all();
 }
@@ -47,8 +46,8 @@ Status Event::WaitFor(uint64_t gen, const TaskContext& ctx) {
 }
 
 void Event::Interrupt() {
-  // Taking the mutex orders this wake-up after a waiter's predicate check, so it cannot be lost.
-  { std::lock_guard<std::mutex> lk(mu_); }
+  // Under the mutex, the wake-up is ordered after a waiter's predicate check, so it cannot be lost.
+  std::lock_guard<std::mutex> lk(mu_);
   cv_.notify_all();
 }
 

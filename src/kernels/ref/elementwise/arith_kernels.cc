@@ -142,7 +142,8 @@ T IntPow(T x, E e) {
 template <typename TX, typename TE>
 TX PowOf(TX x, TE e) {
   if constexpr (kIsFloat<TX>) {
-    return FromCompute<TX>(std::pow(static_cast<double>(x), static_cast<double>(e)));
+    const double dx = static_cast<double>(x), de = static_cast<double>(e);
+    return FromCompute<TX>(de == 2.0 ? dx * dx : std::pow(dx, de));
   } else if constexpr (kIsInt<TE>) {
     return IntPow(x, e);
   } else {

@@ -39,6 +39,7 @@ TEST(ReshapeTest, BadTargets) {
   EXPECT_FALSE(t.Run1("Reshape", {x, I64({-1, -1})}).ok());
   EXPECT_FALSE(t.Run1("Reshape", {x, I64({7})}).ok());
   EXPECT_FALSE(t.Run1("Reshape", {x, I64({-2, 3})}).ok());
+  EXPECT_FALSE(t.Run1("Reshape", {x, T1<float>({6})}).ok());  // shape must be int64
 }
 
 TEST(ReshapeTest, InferenceWithSymbolicDims) {
@@ -119,6 +120,9 @@ TEST(SqueezeTest, AxesAsInputAndAttribute) {
   ASSERT_TRUE(y3.ok());
   EXPECT_EQ(y3->dims(), (Dims{3, 2}));
   EXPECT_FALSE(t.Run1("Squeeze", {x, I64({1})}).ok());  // size 3
+  auto y4 = t.Run1("Squeeze", {x, I64({})});  // empty axes squeeze every 1 dim
+  ASSERT_TRUE(y4.ok());
+  EXPECT_EQ(y4->dims(), (Dims{3, 2}));
 }
 
 TEST(UnsqueezeTest, AxesAsInputAndAttribute) {
