@@ -1,0 +1,81 @@
+// Feature-map memory planner: assigns every buffer an offset inside its segment from tensor lifetimes.
+//
+// A pure computation, independent of the IR: the graph side turns an execution order into PlanBuffers (one per
+// tensor, lifetimes in step indices of that order) and reads the offsets back. Mirrors GE's HybridMemAssigner
+// (compiler/graph/build/memory/hybrid_mem_assigner.cc): several strategies run and the smallest feature-map
+// segment wins. Graph inputs and outputs are planned apart (GE's zero-copy IO blocks), each in its own range that
+// no other buffer ever shares, so user buffers can be bound in their place without copies.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+
+namespace ge::compiler {
+
+enum class BufferKind { kFeatureMap, kGraphInput, kGraphOutput };
+
+struct PlanBuffer {
+  int64_t id = 0;  // unique among the buffers of one plan
+  uint64_t size_bytes = 0;
+  int64_t first_step = 0;  // step that writes the buffer
+  int64_t last_step = 0;   // last step that reads it, inclusive
+  BufferKind kind = BufferKind::kFeatureMap;
+  // Id of a buffer whose memory this one may take over (element-wise in-place), or -1. Honoured only when both
+  // are feature maps, the source's last step is this buffer's first step, this buffer is no larger (after
+  // alignment) and no other buffer already took the source over.
+  int64_t inplace_source = -1;
+};
+
+enum class PlanStrategy {
+  kGreedyBySize,          // largest first, best-fitting gap among lifetime-overlapping placed buffers
+  kGreedyBySizeFirstFit,  // largest first, lowest offset that fits
+  kGreedyByBreadth,       // buffers of the step with the most live bytes first, best-fitting gap
+  kBlockReuse,            // GE-style walk in step order: free list of blocks, best fit by size, split/merge
+};
+
+const char* PlanStrategyName(PlanStrategy strategy);
+
+struct MemoryPlanOptions {
+  uint64_t alignment = 512;  // bytes, a power of two; GE's feature-map rule (kMemAlignSize)
+  bool disable_reuse = false;  // ge.exec.disableReuseMemory: every buffer gets its own range, no in-place
+  std::vector<PlanStrategy> strategies;  // empty = all of them
+};
+
+// Applies one GE option to |options|; keys the planner does not know are ignored.
+// "ge.exec.disableReuseMemory": "0" or "1".
+Status ApplyMemoryPlanOption(const std::string& key, const std::string& value, MemoryPlanOptions* options);
+
+struct StrategyResult {
+  std::string strategy;
+  uint64_t feature_map_bytes = 0;
+};
+
+struct MemoryPlan {
+  // Parallel to the input buffers: byte offset inside the buffer's own segment (by kind) and aligned size.
+  std::vector<uint64_t> offsets;
+  std::vector<uint64_t> aligned_sizes;
+  // Parallel to the input buffers: index of the buffer whose memory this one took over in place, or -1.
+  std::vector<int64_t> inplace_of;
+  uint64_t alignment = 512;
+  uint64_t feature_map_bytes = 0;
+  uint64_t graph_input_bytes = 0;
+  uint64_t graph_output_bytes = 0;
+  // Max over steps of the aligned bytes of live feature maps, an accepted in-place pair counted once.
+  uint64_t feature_map_lower_bound_bytes = 0;
+  std::string strategy;  // the winner; "no_reuse" when reuse is disabled
+  std::vector<StrategyResult> tried;
+
+  // Checks the plan against the buffers it was made from: offsets aligned and inside their segment; feature
+  // maps with overlapping lifetimes disjoint in memory unless joined by an accepted in-place chain (then at one
+  // offset); graph input and output ranges disjoint from each other whatever their lifetimes.
+  Status Verify(const std::vector<PlanBuffer>& buffers) const;
+};
+
+// Fails with InvalidArgument on duplicate ids, a negative or inverted lifetime, an unknown in-place source, a
+// size too large to align, or an alignment that is not a power of two. O(n log n + n * live set) per strategy.
+StatusOr<MemoryPlan> PlanMemory(const std::vector<PlanBuffer>& buffers, const MemoryPlanOptions& options = {});
+
+}  // namespace ge::compiler
