@@ -90,6 +90,7 @@ class [[nodiscard]] StatusOr {
   if (!tmp.ok()) return tmp.status();            \
   lhs = std::move(tmp).value()
 
+// Expands to several statements: wrap it in braces under an if/else.
 #define GE_ASSIGN_OR_RETURN(lhs, expr) GE_ASSIGN_OR_RETURN_IMPL(GE_CONCAT(ge_statusor_, __LINE__), lhs, expr)
 
 // Returns InvalidArgument with the streamed message when cond is false.

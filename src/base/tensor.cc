@@ -108,7 +108,14 @@ int64_t Tensor::GetAsInt64(int64_t i) const {
     case DataType::kInt64: return data<int64_t>()[i];
     case DataType::kInt32: return data<int32_t>()[i];
     case DataType::kUint64: return static_cast<int64_t>(data<uint64_t>()[i]);
-    default: return static_cast<int64_t>(GetAsDouble(i));
+    default: {
+      // Saturating: NaN becomes 0 and out-of-range values clamp, instead of the undefined float→int cast.
+      double d = GetAsDouble(i);
+      if (!(d == d)) return 0;
+      if (d >= 9.2233720368547758e18) return INT64_MAX;
+      if (d <= -9.2233720368547758e18) return INT64_MIN;
+      return static_cast<int64_t>(d);
+    }
   }
 }
 

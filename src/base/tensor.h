@@ -77,7 +77,7 @@ class Tensor {
 
   // Element i converted to double (numeric and bool types); for index and shape inputs.
   double GetAsDouble(int64_t i) const;
-  // Element i converted to int64 (integer, bool and float types); for index and shape inputs.
+  // Element i converted to int64 (integer, bool and float types; floats saturate, NaN gives 0).
   int64_t GetAsInt64(int64_t i) const;
   // All elements converted to int64 (for shape-like inputs: Reshape shape, axes, pads ...).
   std::vector<int64_t> ToInt64Vector() const;

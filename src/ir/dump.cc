@@ -122,7 +122,7 @@ void DumpGraph(const Graph& g, const DumpOptions& opt, int indent, std::ostrings
   os << ") {\n";
   for (const Value* v : g.values()) {
     if (!v->is_constant()) continue;
-    os << pad << "  const " << Def(v) << " = ";
+    os << pad << "  const %" << NameText(v->name()) << ": " << DescText(v->desc()) << " = ";
     const Tensor& t = *v->const_value();
     os << (DescImpliesTensor(v->desc(), t) ? TensorBody(t, opt) : TensorText(t, opt)) << "\n";
   }

@@ -1,6 +1,8 @@
 #include "ir/text_lexer.h"
 
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace ge::ir::text {
@@ -42,6 +44,35 @@ std::string Quote(const std::string& s) {
 }
 
 std::string NameText(const std::string& s) { return IsBareWord(s) ? s : Quote(s); }
+
+bool ToInt64(const std::string& s, int64_t* v) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  long long x = std::strtoll(s.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0') return false;
+  *v = x;
+  return true;
+}
+
+bool ToUint64(const std::string& s, uint64_t* v) {
+  if (s.empty() || s[0] == '-') return false;
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long x = std::strtoull(s.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0') return false;
+  *v = x;
+  return true;
+}
+
+bool ToDouble(const std::string& s, double* v) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  double x = std::strtod(s.c_str(), &end);
+  if (*end != '\0') return false;
+  *v = x;
+  return true;
+}
 
 std::string Describe(const Token& t) {
   switch (t.kind) {

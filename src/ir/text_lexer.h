@@ -1,6 +1,7 @@
 // Tokens of the IR text form (see text_parser.h for the grammar). Shared by the dump, which must quote exactly
 // what the lexer would not read back as one word.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ bool IsBareWord(const std::string& s);
 std::string Quote(const std::string& s);
 // s bare when it is a word, quoted otherwise.
 std::string NameText(const std::string& s);
+// Whole-word conversions: false unless all of s is one number in range (base 10; doubles also inf and nan).
+bool ToInt64(const std::string& s, int64_t* v);
+bool ToUint64(const std::string& s, uint64_t* v);
+bool ToDouble(const std::string& s, double* v);
 // How a token is named in error messages: 'relu', "abc", %x, end of input.
 std::string Describe(const Token& t);
 Status ErrorAt(int line, int col, const std::string& msg);

@@ -58,7 +58,9 @@ Status CheckFeatureMaps(const std::vector<PlanBuffer>& buffers, const MemoryPlan
   }
   std::vector<int> by_first;
   for (size_t i = 0; i < n; ++i) {
-    if (buffers[i].kind == BufferKind::kFeatureMap && plan.aligned_sizes[i] > 0) by_first.push_back(static_cast<int>(i));
+    if (buffers[i].kind == BufferKind::kFeatureMap && plan.aligned_sizes[i] > 0) {
+      by_first.push_back(static_cast<int>(i));
+    }
   }
   std::vector<int> by_last = by_first;
   std::sort(by_first.begin(), by_first.end(),

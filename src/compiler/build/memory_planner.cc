@@ -16,7 +16,9 @@ using mem_internal::Placement;
 constexpr uint64_t kMaxTotalBytes = uint64_t{1} << 62;
 
 constexpr PlanStrategy kAllStrategies[] = {PlanStrategy::kGreedyBySize, PlanStrategy::kGreedyBySizeFirstFit,
-                                           PlanStrategy::kGreedyByBreadth, PlanStrategy::kBlockReuse};
+                                           PlanStrategy::kGreedyByArea, PlanStrategy::kGreedyByBreadth,
+                                           PlanStrategy::kBlockReuse};
+constexpr int kAreaTries = 16;
 
 uint64_t AlignUp(uint64_t size, uint64_t alignment) { return (size + alignment - 1) & ~(alignment - 1); }
 
@@ -121,6 +123,8 @@ Placement RunStrategy(PlanStrategy strategy, const std::vector<Item>& items) {
       return mem_internal::PlanGreedyBySize(items, /*best_fit=*/true);
     case PlanStrategy::kGreedyBySizeFirstFit:
       return mem_internal::PlanGreedyBySize(items, /*best_fit=*/false);
+    case PlanStrategy::kGreedyByArea:
+      return mem_internal::PlanGreedyByArea(items, kAreaTries);
     case PlanStrategy::kGreedyByBreadth:
       return mem_internal::PlanGreedyByBreadth(items);
     case PlanStrategy::kBlockReuse:
@@ -137,6 +141,8 @@ const char* PlanStrategyName(PlanStrategy strategy) {
       return "greedy_by_size";
     case PlanStrategy::kGreedyBySizeFirstFit:
       return "greedy_by_size_first_fit";
+    case PlanStrategy::kGreedyByArea:
+      return "greedy_by_area";
     case PlanStrategy::kGreedyByBreadth:
       return "greedy_by_breadth";
     case PlanStrategy::kBlockReuse:
@@ -147,7 +153,8 @@ const char* PlanStrategyName(PlanStrategy strategy) {
 
 Status ApplyMemoryPlanOption(const std::string& key, const std::string& value, MemoryPlanOptions* options) {
   if (key != "ge.exec.disableReuseMemory") return Status::Ok();
-  GE_CHECK_ARG(value == "0" || value == "1", "ge.exec.disableReuseMemory must be \"0\" or \"1\", got \"" + value + "\"");
+  GE_CHECK_ARG(value == "0" || value == "1",
+               "ge.exec.disableReuseMemory must be \"0\" or \"1\", got \"" + value + "\"");
   options->disable_reuse = value == "1";
   return Status::Ok();
 }

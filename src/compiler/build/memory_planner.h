@@ -32,6 +32,7 @@ struct PlanBuffer {
 enum class PlanStrategy {
   kGreedyBySize,          // largest first, best-fitting gap among lifetime-overlapping placed buffers
   kGreedyBySizeFirstFit,  // largest first, lowest offset that fits
+  kGreedyByArea,          // largest size x lifetime first, then a few jittered orders; best-fitting gap
   kGreedyByBreadth,       // buffers of the step with the most live bytes first, best-fitting gap
   kBlockReuse,            // GE-style walk in step order: free list of blocks, best fit by size, split/merge
 };
@@ -63,7 +64,8 @@ struct MemoryPlan {
   uint64_t feature_map_bytes = 0;
   uint64_t graph_input_bytes = 0;
   uint64_t graph_output_bytes = 0;
-  // Max over steps of the aligned bytes of live feature maps, an accepted in-place pair counted once.
+  // Max over steps of the aligned bytes of live feature maps, an in-place pair counted once (the pairs reuse
+  // accepts, also when reuse is disabled, so the bound depends on the lifetimes alone).
   uint64_t feature_map_lower_bound_bytes = 0;
   std::string strategy;  // the winner; "no_reuse" when reuse is disabled
   std::vector<StrategyResult> tried;
@@ -75,7 +77,8 @@ struct MemoryPlan {
 };
 
 // Fails with InvalidArgument on duplicate ids, a negative or inverted lifetime, an unknown in-place source, a
-// size too large to align, or an alignment that is not a power of two. O(n log n + n * live set) per strategy.
+// size too large to align (total over 2^62 bytes), or an alignment that is not a power of two up to 2^30.
+// Cost: O(n log n + n * live set * log n) per strategy; greedy_by_area repeats it up to 16 times, fewer for big n.
 StatusOr<MemoryPlan> PlanMemory(const std::vector<PlanBuffer>& buffers, const MemoryPlanOptions& options = {});
 
 }  // namespace ge::compiler

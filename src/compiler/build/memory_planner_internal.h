@@ -20,7 +20,11 @@ struct Placement {
   uint64_t total = 0;             // bytes of the segment
 };
 
+// Places the items one by one in |order| at the offset FindOffset picks.
+Placement PlanGreedyInOrder(const std::vector<Item>& items, const std::vector<int>& order, bool best_fit);
 Placement PlanGreedyBySize(const std::vector<Item>& items, bool best_fit);
+// Largest size x lifetime first, then up to |max_tries| - 1 orders with that key jittered by -20%..+25%.
+Placement PlanGreedyByArea(const std::vector<Item>& items, int max_tries);
 Placement PlanGreedyByBreadth(const std::vector<Item>& items);
 Placement PlanBlockReuse(const std::vector<Item>& items);
 

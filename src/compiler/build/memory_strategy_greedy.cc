@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <random>
 
 #include "compiler/build/memory_planner_internal.h"
 
@@ -103,9 +104,18 @@ uint64_t FindOffset(std::vector<std::pair<uint64_t, uint64_t>>* ranges, uint64_t
   return found ? best : prev_end;
 }
 
+Placement PlanGreedyInOrder(const std::vector<Item>& items, const std::vector<int>& order, bool best_fit) {
+  Placement out;
+  out.offsets.assign(items.size(), 0);
+  LifetimeIndex placed(items, /*all_present=*/false);
+  std::vector<int> scratch;
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  for (int item : order) PlaceItem(items, item, best_fit, &placed, &scratch, &ranges, &out);
+  return out;
+}
+
 Placement PlanGreedyBySize(const std::vector<Item>& items, bool best_fit) {
-  const int n = static_cast<int>(items.size());
-  std::vector<int> order(n);
+  std::vector<int> order(items.size());
   std::iota(order.begin(), order.end(), 0);
   // Largest first; among equals the longer-lived, then the earlier: long-lived tensors settle low and the short
   // ones fill the gaps above and between them.
@@ -117,13 +127,29 @@ Placement PlanGreedyBySize(const std::vector<Item>& items, bool best_fit) {
     if (x.first != y.first) return x.first < y.first;
     return a < b;
   });
-  Placement out;
-  out.offsets.assign(n, 0);
-  LifetimeIndex placed(items, /*all_present=*/false);
-  std::vector<int> scratch;
-  std::vector<std::pair<uint64_t, uint64_t>> ranges;
-  for (int item : order) PlaceItem(items, item, best_fit, &placed, &scratch, &ranges, &out);
-  return out;
+  return PlanGreedyInOrder(items, order, best_fit);
+}
+
+Placement PlanGreedyByArea(const std::vector<Item>& items, int max_tries) {
+  const size_t n = items.size();
+  std::vector<double> area(n);
+  for (size_t i = 0; i < n; ++i) {
+    area[i] = static_cast<double>(items[i].size) * static_cast<double>(items[i].last - items[i].first + 1);
+  }
+  // Budget of about 64k placements, so big graphs stay fast; try 0 is the exact order.
+  const int tries = std::max(1, std::min(max_tries, static_cast<int>(65536 / std::max<size_t>(n, 1))));
+  std::mt19937_64 rng(0x9e3779b97f4a7c15ull);  // fixed: plans are reproducible
+  std::vector<double> key(n);
+  std::vector<int> order(n);
+  Placement best;
+  for (int t = 0; t < tries; ++t) {
+    for (size_t i = 0; i < n; ++i) key[i] = t == 0 ? area[i] : area[i] * static_cast<double>(800 + rng() % 451);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return key[a] != key[b] ? key[a] > key[b] : a < b; });
+    Placement p = PlanGreedyInOrder(items, order, /*best_fit=*/true);
+    if (t == 0 || p.total < best.total) best = std::move(p);
+  }
+  return best;
 }
 
 Placement PlanGreedyByBreadth(const std::vector<Item>& items) {
