@@ -136,8 +136,17 @@ Placement PlanGreedyByArea(const std::vector<Item>& items, int max_tries) {
   for (size_t i = 0; i < n; ++i) {
     area[i] = static_cast<double>(items[i].size) * static_cast<double>(items[i].last - items[i].first + 1);
   }
-  // Budget of about 64k placements, so big graphs stay fast; try 0 is the exact order.
-  const int tries = std::max(1, std::min(max_tries, static_cast<int>(65536 / std::max<size_t>(n, 1))));
+  // A try costs about n * (1 + mean live count) range visits; the budget keeps big or wide graphs to one or two
+  // tries. Try 0 is the exact order.
+  int64_t lo = std::numeric_limits<int64_t>::max(), hi = 0;
+  double lived = 0;
+  for (const Item& it : items) {
+    lo = std::min(lo, it.first);
+    hi = std::max(hi, it.last);
+    lived += static_cast<double>(it.last - it.first + 1);
+  }
+  const double work = n == 0 ? 1 : static_cast<double>(n) * (1 + lived / static_cast<double>(hi - lo + 1));
+  const int tries = static_cast<int>(std::clamp(262144.0 / work, 1.0, static_cast<double>(max_tries)));
   std::mt19937_64 rng(0x9e3779b97f4a7c15ull);  // fixed: plans are reproducible
   std::vector<double> key(n);
   std::vector<int> order(n);

@@ -1,0 +1,42 @@
+// The prepare/optimize passes (DESIGN.md §3), one per file, and the default pipeline that runs them.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/passes/pass_manager.h"
+
+namespace ge::compiler {
+
+// Shape and dtype inference over the whole model (subgraphs before the nodes that own them), in topological order,
+// with constant values as known inputs. Refines declared descs; fails when inference contradicts a declaration.
+std::unique_ptr<GraphPass> CreateInferShapesPass();
+// Runs deterministic nodes whose inputs are all constants on the reference kernels and makes their outputs
+// constants; Shape/Size of known shapes fold without their input. Outputs over the cap (option
+// "ge.constantFoldingMaxBytes", default 64 MiB) are not materialized.
+std::unique_ptr<GraphPass> CreateConstantFoldingPass();
+// Removes nodes none of whose outputs reach a graph output (or a subgraph capture), then dead values.
+std::unique_ptr<GraphPass> CreateDeadCodeEliminationPass();
+// Merges identical constants (by content) and identical deterministic nodes (op, domain, attributes, inputs).
+std::unique_ptr<GraphPass> CreateCommonSubexpressionEliminationPass();
+// Removes Identity, Dropout in inference mode with an unused mask, Cast to the same dtype and Reshape to the same
+// known shape; graph outputs keep their names and order.
+std::unique_ptr<GraphPass> CreateIdentityRemovalPass();
+// Folds BatchNormalization (inference mode) into a preceding Conv, Gemm, or MatMul+Add with constant weights.
+std::unique_ptr<GraphPass> CreateBatchNormFoldingPass();
+
+// Engine assignment: rules are tried in order; the first whose claim returns true owns the node.
+struct EngineRule {
+  std::string engine;
+  std::function<bool(const ir::Node&)> claims;
+};
+// host: Constant, Shape, Size and other shape-only ops; ref: everything else. A "dnnl" rule goes in front later.
+std::vector<EngineRule> DefaultEngineRules();
+std::unique_ptr<GraphPass> CreateEngineAssignmentPass(std::vector<EngineRule> rules = DefaultEngineRules());
+
+// InferShapes, IdentityRemoval, ConstantFolding, DCE, CSE, BatchNormFolding, ConstantFolding, DCE, InferShapes,
+// EngineAssignment.
+Status RunPreparePipeline(ir::Model& model, const PassContext& ctx);
+
+}  // namespace ge::compiler
