@@ -1,0 +1,93 @@
+#include <gtest/gtest.h>
+
+#include "compiler/passes/pass_test_util.h"
+#include "compiler/passes/passes.h"
+
+namespace ge::compiler {
+namespace {
+
+using testing::MaxRelativeL2;
+using testing::Parse;
+
+// "[v0, v1, ...]" with n exactly representable values a + step * ((i * 37) % 17).
+std::string Values(int n, double a, double step) {
+  std::string s = "[";
+  for (int i = 0; i < n; ++i) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%g", a + step * ((i * 37) % 17));
+    s += (i ? ", " : "") + std::string(buf);
+  }
+  return s + "]";
+}
+
+std::string ModelText() {
+  return R"(opset "" 17
+graph net(%x: float32[1,3,8,8]) {
+  const %w: float32[4,3,3,3] = )" + Values(108, -1, 0.125) + R"(
+  const %b: float32[4] = )" + Values(4, -0.5, 0.25) + R"(
+  const %scale: float32[4] = )" + Values(4, 0.5, 0.125) + R"(
+  const %bias: float32[4] = )" + Values(4, -0.25, 0.0625) + R"(
+  const %mean: float32[4] = )" + Values(4, -0.125, 0.03125) + R"(
+  const %var: float32[4] = )" + Values(4, 0.5, 0.25) + R"(
+  const %one: int64[1] = [1]
+  const %minus_one: int64[1] = [-1]
+  conv: %c = Conv(%x, %w, %b) {pads=[1,1,1,1]}
+  bn: %n = BatchNormalization(%c, %scale, %bias, %mean, %var)
+  relu: %r = Relu(%n)
+  id: %i = Identity(%r)
+  p1: %p1 = MaxPool(%i) {kernel_shape=[2,2], strides=[2,2]}
+  p2: %p2 = MaxPool(%i) {kernel_shape=[2,2], strides=[2,2]}
+  sum: %s = Add(%p1, %p2)
+  cat: %shape = Concat(%one, %minus_one) {axis=0}
+  flat: %f = Reshape(%s, %shape)
+  dead: %d = Sigmoid(%r)
+  dead2: %d2 = Exp(%d)
+  out: %y = Identity(%f)
+  return %y
+})";
+}
+
+TEST(PreparePipeline, ConvBnReluWithDuplicatesAndDeadCode) {
+  auto original = Parse(ModelText());
+  auto optimized = Parse(ModelText());
+  ASSERT_TRUE(original && optimized);
+  PassContext ctx;
+  ctx.validate = true;
+  Status s = RunPreparePipeline(*optimized, ctx);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ir::DumpOptions opts;
+  opts.max_tensor_elements = 2;
+  EXPECT_EQ(ir::DumpText(*optimized->graph, opts), R"(graph net(%x: float32[1,3,8,8]) {
+  const %shape: int64[2] = [1, -1]
+  const %w_bn: float32[4,3,3,3] = <elided 108 elements>
+  const %b_bn: float32[4] = <elided 4 elements>
+  conv: %c: float32[1,4,8,8] = Conv(%x, %w_bn, %b_bn) {pads=[1,1,1,1]} @ref
+  relu: %r: float32[1,4,8,8] = Relu(%c) @ref
+  p1: %p1: float32[1,4,4,4] = MaxPool(%r) {kernel_shape=[2,2], strides=[2,2]} @ref
+  sum: %s: float32[1,4,4,4] = Add(%p1, %p1) @ref
+  flat: %y: float32[1,64] = Reshape(%s, %shape) @ref
+  return %y
+}
+)");
+  EXPECT_LE(MaxRelativeL2(*original, *optimized, 1), 1e-5);
+  EXPECT_LE(MaxRelativeL2(*original, *optimized, 2), 1e-5);
+  // The pipeline is idempotent on its own output.
+  std::string once = ir::DumpText(*optimized->graph);
+  ASSERT_TRUE(RunPreparePipeline(*optimized, ctx).ok());
+  EXPECT_EQ(ir::DumpText(*optimized->graph), once);
+}
+
+TEST(PreparePipeline, ErrorsNameTheFailingPass) {
+  auto m = Parse(R"(opset "" 17
+graph g(%x: float32[2]) {
+  n: %y = NoSuchOp(%x)
+  return %y
+})");
+  ASSERT_TRUE(m);
+  Status s = RunPreparePipeline(*m, {});
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("pass InferShapes: node 'n': unknown op 'NoSuchOp'"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace ge::compiler
