@@ -14,7 +14,9 @@ StatusOr<std::unique_ptr<OmWriter>> MakeWriter(const ir::Model& model, const OmW
   o.model_type = OmModelType::kIr;
   auto w = std::make_unique<OmWriter>(o);
   GE_RETURN_IF_ERROR(w->AddPartition(PartitionType::kModelDef, std::move(def)));
-  GE_RETURN_IF_ERROR(w->AddPartition(PartitionType::kWeightsData, weights.Release()));
+  if (!weights.bytes().empty()) {
+    GE_RETURN_IF_ERROR(w->AddPartition(PartitionType::kWeightsData, weights.Release()));
+  }
   return w;
 }
 

@@ -1,6 +1,7 @@
 // Test helpers: a small IR model and .om images built from it.
 #pragma once
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <string>

@@ -82,6 +82,7 @@ void OmWriter::Emit(uint32_t checksum, Out&& out) const {
 
 StatusOr<std::vector<uint8_t>> OmWriter::WriteToMemory() const {
   std::vector<uint8_t> image;
+  image.reserve(blobs_.empty() ? kOmHeaderSize : blobs_.back().offset + blobs_.back().size);
   auto append = [&image](const void* p, size_t n) {
     const uint8_t* b = static_cast<const uint8_t*>(p);
     image.insert(image.end(), b, b + n);

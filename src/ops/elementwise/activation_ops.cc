@@ -18,7 +18,8 @@ Status InferPRelu(InferContext& ctx) {
   auto b = BroadcastShapes(x, slope);
   if (!b.ok()) return ctx.Error(b.status().message());
   if (!x.unknown_rank() && !slope.unknown_rank()) {
-    if (slope.rank() > x.rank()) return ctx.Error("slope " + slope.ToString() + " does not broadcast to X " + x.ToString());
+    if (slope.rank() > x.rank())
+      return ctx.Error("slope " + slope.ToString() + " does not broadcast to X " + x.ToString());
     for (int i = 0; i < slope.rank(); ++i) {
       int64_t ds = slope.dim(i), dx = x.dim(i + x.rank() - slope.rank());
       if (ds != 1 && ds != kUnknownDim && dx != kUnknownDim && ds != dx) {

@@ -13,7 +13,8 @@ Status InferCast(InferContext& ctx) {
   GE_RETURN_IF_ERROR(CheckInputType(ctx, 0, kCastTypes));
   const ir::AttrValue* to = ctx.attr().Find("to");
   if (!to || to->type != ir::AttrValue::Type::kInt) return ctx.Error("attribute 'to' (an int) is required");
-  if (to->i <= 0 || to->i > kMaxDataTypeValue || !IsValidDataType(static_cast<int32_t>(to->i)) || (kCastTypes & TypeBit(static_cast<DataType>(to->i))) == 0) {
+  if (to->i <= 0 || to->i > kMaxDataTypeValue || !IsValidDataType(static_cast<int32_t>(to->i)) ||
+      (kCastTypes & TypeBit(static_cast<DataType>(to->i))) == 0) {
     return ctx.Error("cannot cast to data type " + std::to_string(to->i));
   }
   ctx.output(0) = TensorDesc(static_cast<DataType>(to->i), ctx.input(0)->shape);

@@ -1,4 +1,5 @@
 #include "ops/elementwise/elementwise_ops.h"
+
 #include "ops/families.h"
 
 namespace ge::ops {

@@ -29,16 +29,15 @@ Status RefLeakyRelu(KernelContext& ctx) {
 
 Status RefElu(KernelContext& ctx) {
   const float alpha = AttrF(ctx, "alpha", 1.0f);
-  return RunUnary<UnaryTypes::kFloat>(
-      ctx, [alpha](auto x) -> decltype(x) { return x < 0 ? alpha * std::expm1(x) : x; });
+  return RunUnary<UnaryTypes::kFloat>(ctx,
+                                      [alpha](auto x) -> decltype(x) { return x < 0 ? alpha * std::expm1(x) : x; });
 }
 
 Status RefSelu(KernelContext& ctx) {
   const float alpha = AttrF(ctx, "alpha", 1.67326319217681884765625f);
   const float gamma = AttrF(ctx, "gamma", 1.05070102214813232421875f);
-  return RunUnary<UnaryTypes::kFloat>(ctx, [alpha, gamma](auto x) -> decltype(x) {
-    return x > 0 ? gamma * x : gamma * (alpha * std::exp(x) - alpha);
-  });
+  return RunUnary<UnaryTypes::kFloat>(
+      ctx, [alpha, gamma](auto x) -> decltype(x) { return x > 0 ? gamma * x : gamma * (alpha * std::exp(x) - alpha); });
 }
 
 Status RefCelu(KernelContext& ctx) {
@@ -129,17 +128,18 @@ Status RefPRelu(KernelContext& ctx) {
   }
   GE_ASSIGN_OR_RETURN(Tensor* y, ctx.AllocateOutput(0, x->dims(), x->dtype()));
   return DtypeError(ctx, VisitNumericType(x->dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using C = Compute<T>;
-    BinaryLoop(x->data<T>(), x->dims(), slope->data<T>(), slope->dims(), y->data<T>(), x->dims(), [](T a, T s) {
-      const C v = static_cast<C>(a);
-      if constexpr (kIsInt<C>) {
-        return v < 0 ? WrapMul<C>(v, static_cast<C>(s)) : v;
-      } else {
-        return FromCompute<T>(v < 0 ? v * static_cast<C>(s) : v);
-      }
-    });
-  }));
+                      using T = typename decltype(tag)::type;
+                      using C = Compute<T>;
+                      BinaryLoop(x->data<T>(), x->dims(), slope->data<T>(), slope->dims(), y->data<T>(), x->dims(),
+                                 [](T a, T s) {
+                                   const C v = static_cast<C>(a);
+                                   if constexpr (kIsInt<C>) {
+                                     return v < 0 ? WrapMul<C>(v, static_cast<C>(s)) : v;
+                                   } else {
+                                     return FromCompute<T>(v < 0 ? v * static_cast<C>(s) : v);
+                                   }
+                                 });
+                    }));
 }
 
 // Clip: bounds from attributes before opset 11, else from optional scalar inputs 1 and 2. With min > max every
@@ -159,24 +159,24 @@ Status RefClip(KernelContext& ctx) {
   const float attr_max = AttrF(ctx, "max", std::numeric_limits<float>::max());
   GE_ASSIGN_OR_RETURN(Tensor* y, ctx.AllocateOutput(0, x->dims(), x->dtype()));
   return DtypeError(ctx, VisitNumericType(x->dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using C = Compute<T>;
-    C lo = std::numeric_limits<C>::lowest(), hi = std::numeric_limits<C>::max();
-    if (ctx.opset < 11) {
-      if constexpr (std::is_floating_point_v<C>) {
-        lo = static_cast<C>(attr_min);
-        hi = static_cast<C>(attr_max);
-      }
-    } else {
-      if (bounds[0]) lo = static_cast<C>(bounds[0]->data<T>()[0]);
-      if (bounds[1]) hi = static_cast<C>(bounds[1]->data<T>()[0]);
-    }
-    const T* in = x->data<T>();
-    T* out = y->data<T>();
-    for (int64_t i = 0, n = x->numel(); i < n; ++i) {
-      out[i] = FromCompute<T>(std::min(std::max(static_cast<C>(in[i]), lo), hi));
-    }
-  }));
+                      using T = typename decltype(tag)::type;
+                      using C = Compute<T>;
+                      C lo = std::numeric_limits<C>::lowest(), hi = std::numeric_limits<C>::max();
+                      if (ctx.opset < 11) {
+                        if constexpr (std::is_floating_point_v<C>) {
+                          lo = static_cast<C>(attr_min);
+                          hi = static_cast<C>(attr_max);
+                        }
+                      } else {
+                        if (bounds[0]) lo = static_cast<C>(bounds[0]->data<T>()[0]);
+                        if (bounds[1]) hi = static_cast<C>(bounds[1]->data<T>()[0]);
+                      }
+                      const T* in = x->data<T>();
+                      T* out = y->data<T>();
+                      for (int64_t i = 0, n = x->numel(); i < n; ++i) {
+                        out[i] = FromCompute<T>(std::min(std::max(static_cast<C>(in[i]), lo), hi));
+                      }
+                    }));
 }
 
 }  // namespace

@@ -21,11 +21,13 @@ TEST(ElementwiseActivation, Values) {
                      (std::vector<float>{-0.1f, 0, 1}), 1e-7);
   EXPECT_FLOATS_NEAR(RunF(t, "Elu", x, Attrs({{"alpha", ir::AttrValue::Float(2.0f)}})),
                      (std::vector<float>{-1.2642411f, 0, 1}), 1e-6);
-  EXPECT_FLOATS_NEAR(RunF(t, "Selu", x, Attrs({{"alpha", ir::AttrValue::Float(2.0f)}, {"gamma", ir::AttrValue::Float(3.0f)}})),
-                     (std::vector<float>{-3.7927232f, 0, 3}), 1e-5);
+  EXPECT_FLOATS_NEAR(
+      RunF(t, "Selu", x, Attrs({{"alpha", ir::AttrValue::Float(2.0f)}, {"gamma", ir::AttrValue::Float(3.0f)}})),
+      (std::vector<float>{-3.7927232f, 0, 3}), 1e-5);
   EXPECT_FLOATS_NEAR(RunF(t, "Sigmoid", x), (std::vector<float>{0.26894142f, 0.5f, 0.7310586f}), 1e-6);
-  EXPECT_FLOATS_NEAR(RunF(t, "HardSigmoid", x, Attrs({{"alpha", ir::AttrValue::Float(0.5f)}, {"beta", ir::AttrValue::Float(0.6f)}})),
-                     (std::vector<float>{0.1f, 0.6f, 1.0f}), 1e-6);
+  EXPECT_FLOATS_NEAR(
+      RunF(t, "HardSigmoid", x, Attrs({{"alpha", ir::AttrValue::Float(0.5f)}, {"beta", ir::AttrValue::Float(0.6f)}})),
+      (std::vector<float>{0.1f, 0.6f, 1.0f}), 1e-6);
   EXPECT_FLOATS_NEAR(RunF(t, "HardSwish", {-4.0f, 1.0f, 4.0f}), (std::vector<float>{0, 1.0f * (1.0f / 6 + 0.5f), 4}),
                      1e-6);
   EXPECT_FLOATS_NEAR(RunF(t, "Softplus", x), (std::vector<float>{0.31326166f, 0.6931472f, 1.3132616f}), 1e-6);
@@ -35,7 +37,8 @@ TEST(ElementwiseActivation, Values) {
   EXPECT_FLOATS_NEAR(RunF(t, "Celu", x, Attrs({{"alpha", ir::AttrValue::Float(2.0f)}})),
                      (std::vector<float>{2.0f * (std::exp(-0.5f) - 1), 0, 1}), 1e-6);
   EXPECT_FLOATS_NEAR(RunF(t, "Mish", x), (std::vector<float>{-0.30340147f, 0, 0.86509836f}), 1e-6);
-  EXPECT_FLOATS_NEAR(RunF(t, "Shrink", {-2.0f, -0.5f, 0.2f, 1.5f}, Attrs({{"lambd", ir::AttrValue::Float(1.0f)}, {"bias", ir::AttrValue::Float(0.5f)}})),
+  EXPECT_FLOATS_NEAR(RunF(t, "Shrink", {-2.0f, -0.5f, 0.2f, 1.5f},
+                          Attrs({{"lambd", ir::AttrValue::Float(1.0f)}, {"bias", ir::AttrValue::Float(0.5f)}})),
                      (std::vector<float>{-1.5f, 0, 0, 1.0f}), 0);
   // Large inputs stay finite.
   EXPECT_FLOATS_NEAR(RunF(t, "Softplus", {100.0f, -100.0f}), (std::vector<float>{100.0f, 0.0f}), 1e-6);

@@ -37,11 +37,11 @@ template <typename Op>
 Status RunArith(KernelContext& ctx, const Op& op) {
   GE_ASSIGN_OR_RETURN(BinaryInputs io, PrepareBinary(ctx, true));
   return DtypeError(ctx, VisitNumericType(io.a->dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using C = Compute<T>;
-    BinaryLoop(io.a->data<T>(), io.a->dims(), io.b->data<T>(), io.b->dims(), io.y->data<T>(), io.dims,
-               [&op](T x, T z) { return FromCompute<T>(op(static_cast<C>(x), static_cast<C>(z))); });
-  }));
+                      using T = typename decltype(tag)::type;
+                      using C = Compute<T>;
+                      BinaryLoop(io.a->data<T>(), io.a->dims(), io.b->data<T>(), io.b->dims(), io.y->data<T>(), io.dims,
+                                 [&op](T x, T z) { return FromCompute<T>(op(static_cast<C>(x), static_cast<C>(z))); });
+                    }));
 }
 
 Status CheckNoZeroDivisor(const KernelContext& ctx, const Tensor& b) {
@@ -175,14 +175,14 @@ Status RefBitShift(KernelContext& ctx) {
   GE_ASSIGN_OR_RETURN(BinaryInputs io, PrepareBinary(ctx, true));
   if (IsSignedInteger(io.a->dtype())) return ctx.Error("BitShift needs unsigned integer inputs");
   return DtypeError(ctx, VisitIntegerType(io.a->dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    constexpr T kBits = static_cast<T>(sizeof(T) * 8);
-    BinaryLoop(io.a->data<T>(), io.a->dims(), io.b->data<T>(), io.b->dims(), io.y->data<T>(), io.dims,
-               [left](T x, T s) -> T {
-                 if (s >= kBits) return 0;
-                 return left ? static_cast<T>(x << s) : static_cast<T>(x >> s);
-               });
-  }));
+                      using T = typename decltype(tag)::type;
+                      constexpr T kBits = static_cast<T>(sizeof(T) * 8);
+                      BinaryLoop(io.a->data<T>(), io.a->dims(), io.b->data<T>(), io.b->dims(), io.y->data<T>(), io.dims,
+                                 [left](T x, T s) -> T {
+                                   if (s >= kBits) return 0;
+                                   return left ? static_cast<T>(x << s) : static_cast<T>(x >> s);
+                                 });
+                    }));
 }
 
 }  // namespace

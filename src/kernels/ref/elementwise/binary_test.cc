@@ -18,7 +18,8 @@ TEST(ElementwiseBinary, SameShapeAndBroadcast) {
   auto col = t.Run1("Mul", {Tensor::FromVector<float>({10, 100}, {2, 1}), a});
   ASSERT_TRUE(col.ok());
   EXPECT_EQ(Values<float>(*col), (std::vector<float>{10, 20, 30, 400, 500, 600}));
-  auto outer = t.Run1("Add", {Tensor::FromVector<float>({1, 2}, {2, 1}), Tensor::FromVector<float>({10, 20, 30}, {1, 3})});
+  auto outer =
+      t.Run1("Add", {Tensor::FromVector<float>({1, 2}, {2, 1}), Tensor::FromVector<float>({10, 20, 30}, {1, 3})});
   ASSERT_TRUE(outer.ok());
   EXPECT_EQ(outer->dims(), (Dims{2, 3}));
   EXPECT_EQ(Values<float>(*outer), (std::vector<float>{11, 21, 31, 12, 22, 32}));
@@ -31,7 +32,8 @@ TEST(ElementwiseBinary, BiasAddNCHW) {
   auto t = MakeTester();
   std::vector<float> x(2 * 3 * 2 * 2);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
-  auto r = t.Run1("Add", {Tensor::FromVector<float>(x, {2, 3, 2, 2}), Tensor::FromVector<float>({100, 200, 300}, {3, 1, 1})});
+  auto r = t.Run1("Add",
+                  {Tensor::FromVector<float>(x, {2, 3, 2, 2}), Tensor::FromVector<float>({100, 200, 300}, {3, 1, 1})});
   ASSERT_TRUE(r.ok());
   auto v = Values<float>(*r);
   for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(v[i], x[i] + 100.0f * ((i / 4) % 3 + 1)) << i;
@@ -142,8 +144,9 @@ TEST(ElementwiseBinary, Where) {
   auto r = t.Run1("Where", {c, Tensor::FromVector<float>({1, 2, 3, 4}, {2, 2}), Tensor::Scalar<float>(9)});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(Values<float>(*r), (std::vector<float>{1, 9, 3, 9}));
-  auto col = t.Run1("Where", {Tensor::FromVector<bool>({true, false}, {2, 1}), Tensor::FromVector<int64_t>({1, 2, 3}, {3}),
-                              Tensor::FromVector<int64_t>({-1, -2, -3}, {3})});
+  auto col =
+      t.Run1("Where", {Tensor::FromVector<bool>({true, false}, {2, 1}), Tensor::FromVector<int64_t>({1, 2, 3}, {3}),
+                       Tensor::FromVector<int64_t>({-1, -2, -3}, {3})});
   ASSERT_TRUE(col.ok());
   EXPECT_EQ(col->dims(), (Dims{2, 3}));
   EXPECT_EQ(Values<int64_t>(*col), (std::vector<int64_t>{1, 2, 3, -1, -2, -3}));
@@ -151,7 +154,8 @@ TEST(ElementwiseBinary, Where) {
                               Tensor::FromVector<std::string>({"a", "b"}, {2})});
   ASSERT_TRUE(str.ok());
   EXPECT_EQ(Values<std::string>(*str), (std::vector<std::string>{"a", "x"}));
-  EXPECT_FALSE(t.Run1("Where", {Tensor::FromVector<float>({1}, {1}), Tensor::Scalar<float>(1), Tensor::Scalar<float>(2)}).ok());
+  EXPECT_FALSE(
+      t.Run1("Where", {Tensor::FromVector<float>({1}, {1}), Tensor::Scalar<float>(1), Tensor::Scalar<float>(2)}).ok());
 }
 
 TEST(ElementwiseBinary, Variadic) {

@@ -1,4 +1,5 @@
 #include "kernels/ref/elementwise/elementwise_kernels.h"
+
 #include "kernels/ref/families.h"
 
 namespace ge::ref {

@@ -58,7 +58,8 @@ TEST_F(InferTest, BroadcastWithUnknownDims) {
   ASSERT_TRUE(cmp.ok());
   EXPECT_EQ(cmp->dtype, DataType::kBool);
 
-  EXPECT_FALSE(Infer("Add", {TensorDesc(DataType::kFloat, Shape(Dims{2})), TensorDesc(DataType::kFloat, Shape(Dims{3}))}).ok());
+  EXPECT_FALSE(
+      Infer("Add", {TensorDesc(DataType::kFloat, Shape(Dims{2})), TensorDesc(DataType::kFloat, Shape(Dims{3}))}).ok());
   EXPECT_FALSE(Infer("Add", {a, TensorDesc(DataType::kInt32, Shape(Dims{4}))}).ok());
 }
 
@@ -87,7 +88,8 @@ TEST_F(InferTest, CastPowWhereVariadic) {
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(p->dtype, DataType::kFloat);
 
-  auto w = Infer("Where", {TensorDesc(DataType::kBool, Shape(Dims{3, 1, 1})), x, TensorDesc(DataType::kFloat, Shape())});
+  auto w =
+      Infer("Where", {TensorDesc(DataType::kBool, Shape(Dims{3, 1, 1})), x, TensorDesc(DataType::kFloat, Shape())});
   ASSERT_TRUE(w.ok());
   EXPECT_EQ(w->shape.rank(), 3);
   EXPECT_EQ(w->shape.dim(0), 3);

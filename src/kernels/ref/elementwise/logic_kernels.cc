@@ -44,11 +44,11 @@ Status RunCompare(KernelContext& ctx, const Op& op) {
   GE_ASSIGN_OR_RETURN(Dims dims, PrepareSameType(ctx, &a, &b));
   GE_ASSIGN_OR_RETURN(Tensor* y, ctx.AllocateOutput(0, dims, DataType::kBool));
   return DtypeError(ctx, VisitNumericType(a->dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using C = Compute<T>;
-    BinaryLoop(a->data<T>(), a->dims(), b->data<T>(), b->dims(), y->data<bool>(), dims,
-               [&op](T x, T z) -> bool { return op(static_cast<C>(x), static_cast<C>(z)); });
-  }));
+                      using T = typename decltype(tag)::type;
+                      using C = Compute<T>;
+                      BinaryLoop(a->data<T>(), a->dims(), b->data<T>(), b->dims(), y->data<bool>(), dims,
+                                 [&op](T x, T z) -> bool { return op(static_cast<C>(x), static_cast<C>(z)); });
+                    }));
 }
 
 // Equal accepts every type (bool from opset 11, string from opset 19).
@@ -57,15 +57,15 @@ Status RefEqual(KernelContext& ctx) {
   GE_ASSIGN_OR_RETURN(Dims dims, PrepareSameType(ctx, &a, &b));
   GE_ASSIGN_OR_RETURN(Tensor* y, ctx.AllocateOutput(0, dims, DataType::kBool));
   return DtypeError(ctx, VisitDataType(a->dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (kIsHalf<T>) {
-      BinaryLoop(a->data<T>(), a->dims(), b->data<T>(), b->dims(), y->data<bool>(), dims,
-                 [](T x, T z) -> bool { return static_cast<float>(x) == static_cast<float>(z); });
-    } else {
-      BinaryLoop(a->data<T>(), a->dims(), b->data<T>(), b->dims(), y->data<bool>(), dims,
-                 [](const T& x, const T& z) -> bool { return x == z; });
-    }
-  }));
+                      using T = typename decltype(tag)::type;
+                      if constexpr (kIsHalf<T>) {
+                        BinaryLoop(a->data<T>(), a->dims(), b->data<T>(), b->dims(), y->data<bool>(), dims,
+                                   [](T x, T z) -> bool { return static_cast<float>(x) == static_cast<float>(z); });
+                      } else {
+                        BinaryLoop(a->data<T>(), a->dims(), b->data<T>(), b->dims(), y->data<bool>(), dims,
+                                   [](const T& x, const T& z) -> bool { return x == z; });
+                      }
+                    }));
 }
 
 Status RefGreater(KernelContext& ctx) {
@@ -90,19 +90,20 @@ Status RefWhere(KernelContext& ctx) {
   GE_ASSIGN_OR_RETURN(Dims dims, BroadcastAll(ctx, 0, 2));
   GE_ASSIGN_OR_RETURN(Tensor* y, ctx.AllocateOutput(0, dims, x->dtype()));
   return DtypeError(ctx, VisitDataType(x->dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const bool* pc = cond->data<bool>();
-    const T* px = x->data<T>();
-    const T* pz = z->data<T>();
-    T* po = y->data<T>();
-    ForEachRun(dims, {cond->dims(), x->dims(), z->dims()},
-               [&](int64_t o, const int64_t* off, int64_t n, const int64_t* st) {
-                 const bool* c = pc + off[0];
-                 const T* a = px + off[1];
-                 const T* b = pz + off[2];
-                 for (int64_t i = 0; i < n; ++i) po[o + i] = c[i * st[0]] ? a[i * st[1]] : b[i * st[2]];
-               });
-  }));
+                      using T = typename decltype(tag)::type;
+                      const bool* pc = cond->data<bool>();
+                      const T* px = x->data<T>();
+                      const T* pz = z->data<T>();
+                      T* po = y->data<T>();
+                      ForEachRun(dims, {cond->dims(), x->dims(), z->dims()},
+                                 [&](int64_t o, const int64_t* off, int64_t n, const int64_t* st) {
+                                   const bool* c = pc + off[0];
+                                   const T* a = px + off[1];
+                                   const T* b = pz + off[2];
+                                   for (int64_t i = 0; i < n; ++i)
+                                     po[o + i] = c[i * st[0]] ? a[i * st[1]] : b[i * st[2]];
+                                 });
+                    }));
 }
 
 }  // namespace

@@ -44,8 +44,8 @@ C ErfOf(C x) {
   }
 }
 
-#define GE_FLOAT_UNARY(Name, expr)                                                           \
-  Status Ref##Name(KernelContext& ctx) {                                                     \
+#define GE_FLOAT_UNARY(Name, expr)                                                          \
+  Status Ref##Name(KernelContext& ctx) {                                                    \
     return RunUnary<UnaryTypes::kFloat>(ctx, [](auto x) -> decltype(x) { return (expr); }); \
   }
 
@@ -89,11 +89,11 @@ Status RunFloatPredicate(KernelContext& ctx, const Pred& pred) {
   GE_ASSIGN_OR_RETURN(const Tensor* x, TensorInput(ctx, 0));
   GE_ASSIGN_OR_RETURN(Tensor* y, ctx.AllocateOutput(0, x->dims(), DataType::kBool));
   return DtypeError(ctx, VisitFloatType(x->dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T* in = x->data<T>();
-    bool* out = y->data<bool>();
-    for (int64_t i = 0, n = x->numel(); i < n; ++i) out[i] = pred(static_cast<Compute<T>>(in[i]));
-  }));
+                      using T = typename decltype(tag)::type;
+                      const T* in = x->data<T>();
+                      bool* out = y->data<bool>();
+                      for (int64_t i = 0, n = x->numel(); i < n; ++i) out[i] = pred(static_cast<Compute<T>>(in[i]));
+                    }));
 }
 
 Status RefIsNaN(KernelContext& ctx) {
