@@ -54,7 +54,7 @@ struct StreamPlan {
 
 // |order| must hold every node of |graph| once, in a topological order (data, control and capture edges).
 // Fails with InvalidArgument otherwise or when options are out of range.
-// Cost: O(nodes * streams + edges * streams).
+// Cost: O(edges + nodes * streams^2).
 StatusOr<StreamPlan> AllocateStreams(const ir::Graph& graph, const std::vector<const ir::Node*>& order,
                                      const StreamAllocOptions& options = {});
 
