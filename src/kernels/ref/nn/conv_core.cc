@@ -14,6 +14,16 @@ Dims ConvGeom::OutputDims() const {
   return d;
 }
 
+Status CheckFloatConvInputs(const KernelContext& ctx) {
+  const Tensor* x = ctx.input(0);
+  const Tensor* w = ctx.input(1);
+  const Tensor* b = ctx.input(2);
+  if (!x || !w) return ctx.Error("X and W are required");
+  if (!IsFloatingPoint(x->dtype())) return ctx.Error(std::string("unsupported X type ") + DataTypeName(x->dtype()));
+  if (w->dtype() != x->dtype() || (b && b->dtype() != x->dtype())) return ctx.Error("X, W and B must share a type");
+  return Status::Ok();
+}
+
 StatusOr<ConvGeom> MakeConvGeom(const KernelContext& ctx, const Dims& x, const Dims& w) {
   const int r = static_cast<int>(x.size());
   if (r < 3 || r > 5) return ctx.Unsupported("only 1-D, 2-D and 3-D convolutions are supported, X is " + DimsToString(x));

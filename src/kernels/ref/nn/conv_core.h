@@ -20,6 +20,9 @@ struct ConvGeom {
   Dims OutputDims() const;  // [N, M, out spatial...]
 };
 
+// Checks the X, W and optional B inputs of a float Conv / ConvTranspose: present, floating point, one shared type.
+Status CheckFloatConvInputs(const KernelContext& ctx);
+
 // Forward convolution geometry from X dims [N, C, ...], W dims [M, C/group, k...] and the node's attributes.
 StatusOr<ConvGeom> MakeConvGeom(const KernelContext& ctx, const Dims& x, const Dims& w);
 

@@ -26,9 +26,7 @@ Status RefConv(KernelContext& ctx) {
   const Tensor* x = ctx.input(0);
   const Tensor* w = ctx.input(1);
   const Tensor* b = ctx.input(2);
-  if (!x || !w) return ctx.Error("X and W are required");
-  if (!IsFloatingPoint(x->dtype())) return ctx.Error(std::string("unsupported X type ") + DataTypeName(x->dtype()));
-  if (w->dtype() != x->dtype() || (b && b->dtype() != x->dtype())) return ctx.Error("X, W and B must share a type");
+  GE_RETURN_IF_ERROR(CheckFloatConvInputs(ctx));
   if (x->dtype() == DataType::kDouble) return RunConv<double>(ctx, *x, *w, b);
   return RunConv<float>(ctx, *x, *w, b);
 }

@@ -1,6 +1,7 @@
 // ConvTranspose: per group, col[Mg*K, Q] = W_g^T * X_g by GEMM, then col2im scatter-adds into Y.
 #include <algorithm>
 
+#include "kernels/ref/nn/conv_core.h"
 #include "kernels/ref/nn/gemm.h"
 #include "kernels/ref/nn/nn_kernels_internal.h"
 #include "kernels/ref/kernel_context.h"
@@ -146,9 +147,7 @@ Status RefConvTranspose(KernelContext& ctx) {
   const Tensor* x = ctx.input(0);
   const Tensor* w = ctx.input(1);
   const Tensor* b = ctx.input(2);
-  if (!x || !w) return ctx.Error("X and W are required");
-  if (!IsFloatingPoint(x->dtype())) return ctx.Error(std::string("unsupported X type ") + DataTypeName(x->dtype()));
-  if (w->dtype() != x->dtype() || (b && b->dtype() != x->dtype())) return ctx.Error("X, W and B must share a type");
+  GE_RETURN_IF_ERROR(CheckFloatConvInputs(ctx));
   if (x->dtype() == DataType::kDouble) return RunConvTranspose<double>(ctx, *x, *w, b);
   return RunConvTranspose<float>(ctx, *x, *w, b);
 }
