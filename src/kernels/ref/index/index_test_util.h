@@ -42,22 +42,8 @@ inline StatusOr<std::vector<TensorDesc>> InferOnly(const std::string& op, const 
                                                    const ir::AttrMap& attrs = ir::AttrMap(), int num_outputs = 1,
                                                    const std::vector<const Tensor*>& values = {},
                                                    int64_t opset = 17) {
-  ops::OpRegistry reg;
-  ops::RegisterIndexOps(&reg);
-  const ops::OpSchema* schema = reg.Find("", op);
-  if (!schema) return NotFound(op);
-  ops::InferContext ctx;
-  ctx.attrs = &attrs;
-  ctx.opset = opset;
-  ctx.op_type = op;
-  ctx.node_name = "n";
-  for (size_t i = 0; i < descs.size(); ++i) {
-    ctx.inputs.push_back(&descs[i]);
-    ctx.input_values.push_back(i < values.size() ? values[i] : nullptr);
-  }
-  ctx.outputs.resize(num_outputs);
-  GE_RETURN_IF_ERROR(ops::RunInference(*schema, ctx));
-  return ctx.outputs;
+  testing::OpTester t(ops::RegisterIndexOps, RegisterIndexRefKernels);
+  return t.InferOnly(op, descs, values, attrs, num_outputs, opset);
 }
 
 inline Shape ShapeOf(std::initializer_list<int64_t> dims) { return Shape(Dims(dims)); }

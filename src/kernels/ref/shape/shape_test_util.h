@@ -37,22 +37,8 @@ inline StatusOr<std::vector<TensorDesc>> Infer(const std::string& op, const std:
                                                const std::vector<const Tensor*>& values,
                                                const ir::AttrMap& attrs = ir::AttrMap(), int num_outputs = 1,
                                                int64_t opset = 17) {
-  ops::OpRegistry reg;
-  ops::RegisterShapeOps(&reg);
-  const ops::OpSchema* schema = reg.Find("", op);
-  if (!schema) return NotFound(op);
-  ops::InferContext ctx;
-  ctx.attrs = &attrs;
-  ctx.opset = opset;
-  ctx.op_type = op;
-  ctx.node_name = "n";
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    ctx.inputs.push_back(&inputs[i]);
-    ctx.input_values.push_back(i < values.size() ? values[i] : nullptr);
-  }
-  ctx.outputs.resize(num_outputs);
-  GE_RETURN_IF_ERROR(ops::RunInference(*schema, ctx));
-  return ctx.outputs;
+  testing::OpTester t(ops::RegisterShapeOps, RegisterShapeRefKernels);
+  return t.InferOnly(op, inputs, values, attrs, num_outputs, opset);
 }
 
 #define EXPECT_TENSOR_EQ(got, want) \

@@ -36,6 +36,26 @@ StatusOr<Tensor> OpTester::Run1(const std::string& op, const std::vector<Tensor>
   return outs[0].tensor;
 }
 
+StatusOr<std::vector<TensorDesc>> OpTester::InferOnly(const std::string& op, const std::vector<TensorDesc>& descs,
+                                                      const std::vector<const Tensor*>& values,
+                                                      const ir::AttrMap& attrs, int num_outputs, int64_t opset,
+                                                      const std::string& domain) {
+  const ops::OpSchema* schema = ops_.Find(domain, op);
+  if (!schema) return NotFound("no schema for op " + op);
+  ops::InferContext ctx;
+  ctx.attrs = &attrs;
+  ctx.opset = opset;
+  ctx.op_type = op;
+  ctx.node_name = "n";
+  for (size_t i = 0; i < descs.size(); ++i) {
+    ctx.inputs.push_back(&descs[i]);
+    ctx.input_values.push_back(i < values.size() ? values[i] : nullptr);
+  }
+  ctx.outputs.resize(num_outputs);
+  GE_RETURN_IF_ERROR(ops::RunInference(*schema, ctx));
+  return ctx.outputs;
+}
+
 double MaxAbsDiff(const Tensor& got, const Tensor& want) {
   if (got.dtype() != want.dtype() || got.dims() != want.dims()) return std::numeric_limits<double>::infinity();
   double m = 0;

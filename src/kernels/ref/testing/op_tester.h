@@ -25,6 +25,11 @@ class OpTester {
   // Runs and returns output 0 as a tensor (fails the Status when it is not one).
   StatusOr<Tensor> Run1(const std::string& op, const std::vector<Tensor>& inputs,
                         const ir::AttrMap& attrs = ir::AttrMap(), int64_t opset = 17);
+  // Runs only the op's inference on descs; values[i] (nullptr or missing = unknown) is input i's known value.
+  StatusOr<std::vector<TensorDesc>> InferOnly(const std::string& op, const std::vector<TensorDesc>& descs,
+                                              const std::vector<const Tensor*>& values = {},
+                                              const ir::AttrMap& attrs = ir::AttrMap(), int num_outputs = 1,
+                                              int64_t opset = 17, const std::string& domain = "");
   ops::OpRegistry& op_registry() { return ops_; }
   KernelRegistry& kernel_registry() { return kernels_; }
 
