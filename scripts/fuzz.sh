@@ -12,9 +12,13 @@ mkdir -p "$corpus"
 cp samples/*.onnx "$corpus/" 2>/dev/null || true
 # Small models from the conformance suite make good seeds when it has been generated.
 if [ -d build/onnx_node_tests/node ]; then
-  find build/onnx_node_tests/node -name model.onnx -size -4k | head -200 | while read -r f; do
+  # No `head` here: under pipefail its early exit would SIGPIPE find and fail the script (exit 141).
+  seeds=0
+  while read -r f; do
+    [ "$seeds" -lt 200 ] || continue
     cp "$f" "$corpus/$(basename "$(dirname "$f")").onnx"
-  done
+    seeds=$((seeds + 1))
+  done < <(find build/onnx_node_tests/node -name model.onnx -size -4k | sort)
 fi
 echo "fuzzing onnx_import for ${seconds}s"
 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \

@@ -19,7 +19,7 @@ namespace {
 
 class GraphImporter {
  public:
-  GraphImporter(const ParseOptions& options, const ir::Model& model) : options_(options), model_(model) {}
+  explicit GraphImporter(const ParseOptions& options) : options_(options) {}
 
   // scopes: enclosing graphs, outermost first (empty for the root graph).
   StatusOr<std::unique_ptr<ir::Graph>> Import(const onnx::GraphProto& gp, std::vector<ir::Graph*> scopes,
@@ -186,7 +186,6 @@ class GraphImporter {
   }
 
   const ParseOptions& options_;
-  const ir::Model& model_;
 };
 
 }  // namespace
@@ -202,7 +201,7 @@ StatusOr<std::unique_ptr<ir::Model>> ParseModelProto(const onnx::ModelProto& pro
   if (proto.opset_import_size() == 0) model->opsets[""] = 1;  // IR < 3 models have no opset import
   if (!proto.has_graph()) return InvalidArgument("model has no graph");
   if (proto.functions_size() > 0) return Unimplemented("model-local functions are not supported");
-  GraphImporter importer(options, *model);
+  GraphImporter importer(options);
   GE_ASSIGN_OR_RETURN(model->graph, importer.Import(proto.graph(), {}, 0));
   GE_RETURN_IF_ERROR(model->graph->Validate());
   return model;
