@@ -5,5 +5,7 @@ namespace ge::cli {
 
 int RunCommand(int argc, char** argv);       // ge run
 int TestOnnxCommand(int argc, char** argv);  // ge test-onnx
+int CompileCommand(int argc, char** argv);   // ge compile
+int InspectCommand(int argc, char** argv);   // ge inspect
 
 }  // namespace ge::cli

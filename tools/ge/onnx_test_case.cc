@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "compiler/model_compiler.h"
 #include "interpreter/interpreter.h"
+#include "model_runner.h"
 #include "parser/onnx/onnx_parser.h"
 
 namespace ge::cli {
@@ -120,30 +122,52 @@ std::vector<std::string> FindOnnxTestCases(const std::vector<std::string>& roots
   return cases;
 }
 
-Status RunOnnxTestCase(const std::string& dir) {
+Status RunOnnxTestCase(const std::string& dir, bool via_om) {
   GE_ASSIGN_OR_RETURN(auto model, onnx_parser::ParseModelFile(dir + "/model.onnx"));
-  GE_ASSIGN_OR_RETURN(auto interp, Interpreter::Create(model.get()));
+  std::vector<TensorDesc> in_descs, out_descs;
+  std::vector<std::string> in_names, out_names;
+  for (const ir::Value* v : model->graph->inputs()) {
+    in_descs.push_back(v->desc());
+    in_names.push_back(v->name());
+  }
+  for (const ir::Value* v : model->graph->outputs()) {
+    out_descs.push_back(v->desc());
+    out_names.push_back(v->name());
+  }
+  std::unique_ptr<ModelRunner> runner;
   int sets = 0;
   for (const std::string& sub : ListDir(dir)) {
     if (sub.rfind("test_data_set_", 0) != 0) continue;
     ++sets;
     const std::string set_dir = dir + "/" + sub;
     std::vector<Value> inputs;
-    for (size_t i = 0; i < interp->inputs().size(); ++i) {
+    for (size_t i = 0; i < in_descs.size(); ++i) {
       std::string f = set_dir + "/input_" + std::to_string(i) + ".pb";
       if (!IsFile(f)) return NotFound(sub + ": missing " + f);
-      GE_ASSIGN_OR_RETURN(Value v, onnx_parser::ReadValueFile(f, interp->inputs()[i]->desc()));
-      AdoptBfloat16(&v, interp->inputs()[i]->desc().dtype);
+      GE_ASSIGN_OR_RETURN(Value v, onnx_parser::ReadValueFile(f, in_descs[i]));
+      AdoptBfloat16(&v, in_descs[i].dtype);
       inputs.push_back(std::move(v));
     }
+    if (runner == nullptr) {
+      if (via_om) {
+        compiler::CompileOptions co;
+        for (size_t i = 0; i < inputs.size(); ++i) {
+          if (inputs[i].is_tensor()) co.input_shapes[in_names[i]] = inputs[i].tensor.dims();
+        }
+        GE_ASSIGN_OR_RETURN(std::vector<uint8_t> image, compiler::CompileToOm(*model, co));
+        GE_ASSIGN_OR_RETURN(runner, OpenOmImage(std::move(image), OpenOptions()));
+      } else {
+        GE_ASSIGN_OR_RETURN(runner, OpenIrModel(std::move(model), OpenOptions()));
+      }
+    }
     std::vector<Value> outputs;
-    GE_RETURN_IF_ERROR(interp->Run(inputs, &outputs));
-    for (size_t i = 0; i < interp->outputs().size(); ++i) {
+    GE_RETURN_IF_ERROR(runner->Run(inputs, &outputs));
+    for (size_t i = 0; i < out_descs.size(); ++i) {
       std::string f = set_dir + "/output_" + std::to_string(i) + ".pb";
       if (!IsFile(f)) return NotFound(sub + ": missing " + f);
-      GE_ASSIGN_OR_RETURN(Value want, onnx_parser::ReadValueFile(f, interp->outputs()[i]->desc()));
-      AdoptBfloat16(&want, interp->outputs()[i]->desc().dtype);
-      GE_RETURN_IF_ERROR(CompareValues(outputs[i], want, 1e-3, 1e-7, "output '" + interp->outputs()[i]->name() + "'"));
+      GE_ASSIGN_OR_RETURN(Value want, onnx_parser::ReadValueFile(f, out_descs[i]));
+      AdoptBfloat16(&want, out_descs[i].dtype);
+      GE_RETURN_IF_ERROR(CompareValues(outputs[i], want, 1e-3, 1e-7, "output '" + out_names[i] + "'"));
     }
   }
   if (sets == 0) return NotFound("no test_data_set_* folder");

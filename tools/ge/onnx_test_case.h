@@ -12,7 +12,8 @@ namespace ge::cli {
 std::vector<std::string> FindOnnxTestCases(const std::vector<std::string>& roots);
 // Runs every data set of the case; Ok when all outputs match within tolerance (rtol 1e-3, atol 1e-7 as the ONNX
 // backend runner uses), else a message naming the first mismatch.
-Status RunOnnxTestCase(const std::string& dir);
+// via_om: compile the model (input shapes from the first data set) into an .om in memory and run that.
+Status RunOnnxTestCase(const std::string& dir, bool via_om = false);
 // Compares one output against its expected value; `what` names it in the error.
 Status CompareValues(const Value& got, const Value& want, double rtol, double atol, const std::string& what);
 

@@ -1,4 +1,4 @@
-// ge run: load a model (.onnx through the interpreter), bind inputs, run --warmup + --loop times, report.
+// ge run: open a model (.onnx or .om, see model_runner.h), bind inputs, run --warmup + --loop times, report.
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -13,7 +13,7 @@
 #include "flags.h"
 #include "interpreter/interpreter.h"
 #include "io_util.h"
-#include "parser/onnx/onnx_parser.h"
+#include "model_runner.h"
 
 namespace ge::cli {
 
@@ -28,10 +28,6 @@ double PeakRssMb() {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   return static_cast<double>(ru.ru_maxrss) / 1024.0;
-}
-
-bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::string JsonEscape(const std::string& s) {
@@ -52,7 +48,7 @@ std::string JsonEscape(const std::string& s) {
 }
 
 // Binds --input flags to graph inputs: NAME=FILE or positional FILE in graph-input order.
-StatusOr<std::vector<Value>> BindInputs(const Flags& flags, const std::vector<ir::Value*>& graph_inputs) {
+StatusOr<std::vector<Value>> BindInputs(const Flags& flags, const std::vector<ModelIo>& graph_inputs) {
   std::map<std::string, std::string> by_name;
   std::vector<std::string> in_order;
   for (const std::string& spec : flags.GetAll("input")) {
@@ -64,7 +60,7 @@ StatusOr<std::vector<Value>> BindInputs(const Flags& flags, const std::vector<ir
     }
   }
   for (auto& [name, file] : by_name) {
-    bool found = std::any_of(graph_inputs.begin(), graph_inputs.end(), [&](ir::Value* v) { return v->name() == name; });
+    bool found = std::any_of(graph_inputs.begin(), graph_inputs.end(), [&](const ModelIo& v) { return v.name == name; });
     if (!found) return InvalidArgument("--input names '" + name + "', which is not an input of the model");
   }
   if (in_order.size() > graph_inputs.size()) {
@@ -74,10 +70,10 @@ StatusOr<std::vector<Value>> BindInputs(const Flags& flags, const std::vector<ir
   std::vector<Value> values;
   size_t next_positional = 0;
   for (size_t i = 0; i < graph_inputs.size(); ++i) {
-    const ir::Value* in = graph_inputs[i];
+    const ModelIo* in = &graph_inputs[i];
     std::string file;
-    if (by_name.count(in->name())) {
-      file = by_name[in->name()];
+    if (by_name.count(in->name)) {
+      file = by_name[in->name];
     } else if (next_positional < in_order.size()) {
       file = in_order[next_positional++];
     }
@@ -85,9 +81,9 @@ StatusOr<std::vector<Value>> BindInputs(const Flags& flags, const std::vector<ir
       GE_ASSIGN_OR_RETURN(Tensor t, ReadNpy(file));
       values.emplace_back(std::move(t));
     } else if (!flags.GetAll("input").empty()) {
-      return InvalidArgument("no --input given for model input '" + in->name() + "' (" + in->desc().ToString() + ")");
+      return InvalidArgument("no --input given for model input '" + in->name + "' (" + in->desc.ToString() + ")");
     } else {
-      GE_ASSIGN_OR_RETURN(Tensor t, MakeDefaultInput(in->desc(), 1234 + i));
+      GE_ASSIGN_OR_RETURN(Tensor t, MakeDefaultInput(in->desc, 1234 + i));
       values.emplace_back(std::move(t));
     }
   }
@@ -114,36 +110,33 @@ int RunCommand(int argc, char** argv) {
   auto seed = flags.GetInt("seed", 0, 0, INT64_MAX);
   for (auto* s : {&loop, &warmup, &threads, &seed})
     if (!s->ok()) return Fail(s->status());
-  if (!EndsWith(model_path, ".onnx")) {
-    return Fail(Unimplemented("'" + model_path + "': only .onnx models can be run (offline .om models come with `ge compile`)"));
-  }
 
   double t0 = NowMs();
-  auto model = onnx_parser::ParseModelFile(model_path);
-  if (!model.ok()) return Fail(model.status());
-  InterpreterOptions opts;
-  opts.seed = static_cast<uint64_t>(*seed);
-  auto interp = Interpreter::Create(model->get(), opts);
-  if (!interp.ok()) return Fail(interp.status());
+  OpenOptions open;
+  open.threads = static_cast<int>(*threads);
+  open.seed = static_cast<uint64_t>(*seed);
+  auto runner_or = OpenModel(model_path, open);
+  if (!runner_or.ok()) return Fail(runner_or.status());
+  ModelRunner& runner = **runner_or;
   double load_ms = NowMs() - t0;
 
-  auto inputs = BindInputs(flags, (*interp)->inputs());
+  auto inputs = BindInputs(flags, runner.inputs());
   if (!inputs.ok()) return Fail(inputs.status());
   for (size_t i = 0; i < inputs->size(); ++i) {
-    const ir::Value* in = (*interp)->inputs()[i];
-    Status s = CheckValueMatches((*inputs)[i], in->desc(), "input '" + in->name() + "'");
+    const ModelIo& in = runner.inputs()[i];
+    Status s = CheckValueMatches((*inputs)[i], in.desc, "input '" + in.name + "'");
     if (!s.ok()) return Fail(s);
   }
 
   std::vector<Value> outputs;
   for (int64_t i = 0; i < *warmup; ++i) {
-    Status s = (*interp)->Run(*inputs, &outputs);
+    Status s = runner.Run(*inputs, &outputs);
     if (!s.ok()) return Fail(s);
   }
   std::vector<double> times;
   for (int64_t i = 0; i < *loop; ++i) {
     double s0 = NowMs();
-    Status s = (*interp)->Run(*inputs, &outputs);
+    Status s = runner.Run(*inputs, &outputs);
     if (!s.ok()) return Fail(s);
     times.push_back(NowMs() - s0);
   }
@@ -155,7 +148,7 @@ int RunCommand(int argc, char** argv) {
   if (!out_dir.empty()) {
     ::mkdir(out_dir.c_str(), 0755);
     for (size_t i = 0; i < outputs.size(); ++i) {
-      const std::string name = (*interp)->outputs()[i]->name();
+      const std::string name = runner.outputs()[i].name;
       if (!outputs[i].is_tensor()) continue;
       Status s = WriteNpy(out_dir + "/" + SanitizeFileName(name) + ".npy", outputs[i].tensor);
       if (!s.ok()) return Fail(s);
@@ -165,11 +158,11 @@ int RunCommand(int argc, char** argv) {
   if (flags.GetBool("json")) {
     std::ostringstream os;
     os.precision(6);
-    os << std::fixed << "{\"model\":\"" << JsonEscape(model_path) << "\",\"engine\":\"interpreter\",\"load_ms\":" << load_ms
+    os << std::fixed << "{\"model\":\"" << JsonEscape(model_path) << "\",\"engine\":\"" << runner.engine() << "\",\"load_ms\":" << load_ms
        << ",\"median_ms\":" << median << ",\"min_ms\":" << min_ms << ",\"iters\":" << *loop
        << ",\"threads\":" << *threads << ",\"peak_rss_mb\":" << PeakRssMb() << ",\"outputs\":[";
     for (size_t i = 0; i < outputs.size(); ++i) {
-      os << (i ? "," : "") << "{\"name\":\"" << JsonEscape((*interp)->outputs()[i]->name()) << "\"";
+      os << (i ? "," : "") << "{\"name\":\"" << JsonEscape(runner.outputs()[i].name) << "\"";
       if (outputs[i].is_tensor()) {
         os << ",\"dtype\":\"" << DataTypeName(outputs[i].tensor.dtype()) << "\",\"shape\":" << DimsToString(outputs[i].tensor.dims());
       }
@@ -179,7 +172,7 @@ int RunCommand(int argc, char** argv) {
     std::printf("%s\n", os.str().c_str());
   } else {
     for (size_t i = 0; i < outputs.size(); ++i) {
-      const std::string name = (*interp)->outputs()[i]->name();
+      const std::string name = runner.outputs()[i].name;
       if (outputs[i].is_tensor()) {
         std::printf("%s\n", SummarizeTensor(name, outputs[i].tensor).c_str());
       } else if (outputs[i].is_sequence()) {

@@ -3,18 +3,20 @@
 namespace ge::compiler {
 
 Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
-  PassManager pm;
-  pm.Add(CreateInferShapesPass());
-  pm.Add(CreateIdentityRemovalPass());
-  pm.Add(CreateConstantFoldingPass());
-  pm.Add(CreateDeadCodeEliminationPass());
-  pm.Add(CreateCommonSubexpressionEliminationPass());
-  pm.Add(CreateBatchNormFoldingPass());
-  pm.Add(CreateConstantFoldingPass());
-  pm.Add(CreateDeadCodeEliminationPass());
-  pm.Add(CreateInferShapesPass());
-  pm.Add(CreateEngineAssignmentPass());
-  return pm.Run(model, ctx);
+  // Folding a Shape can make the next layer's shapes known, which makes its Shape foldable: a transformer with N
+  // layers needs about N rounds of inference + folding, so the simplifying passes repeat until nothing changes.
+  PassManager simplify;
+  simplify.Add(CreateInferShapesPass());
+  simplify.Add(CreateIdentityRemovalPass());
+  simplify.Add(CreateConstantFoldingPass());
+  simplify.Add(CreateDeadCodeEliminationPass());
+  simplify.Add(CreateCommonSubexpressionEliminationPass());
+  simplify.Add(CreateBatchNormFoldingPass());
+  GE_RETURN_IF_ERROR(simplify.RunToFixedPoint(model, ctx, /*max_rounds=*/256));
+  PassManager finish;
+  finish.Add(CreateInferShapesPass());
+  finish.Add(CreateEngineAssignmentPass());
+  return finish.Run(model, ctx);
 }
 
 }  // namespace ge::compiler

@@ -1,0 +1,117 @@
+// The offline-model API (DESIGN.md §9; GE's aclmdlLoadFromFile / aclmdlExecute / aclmdlExecuteAsync): load a
+// compiled .om model, describe its inputs and outputs, run it synchronously on the caller's thread or
+// asynchronously through its Run loop, unload it.
+//
+//   auto m = ge::OfflineModel::LoadFromFile("net.om");            // StatusOr<unique_ptr<OfflineModel>>
+//   std::vector<float> x(m.value()->inputs()[0].bytes / 4), y(m.value()->outputs()[0].bytes / 4);
+//   ge::Status s = (*m)->Execute({{x.data(), x.size() * 4}}, {{y.data(), y.size() * 4}});
+//
+// Zero copy: the model reads inputs from and writes outputs to the caller's buffers directly; each buffer must
+// be exactly the described size. Sync buffers are used only during the call; async buffers must stay valid
+// until the callback has been called.
+//
+// Threading: every method is thread-safe. Executions of one model are serialized (one feature-map memory);
+// load the model twice for parallel runs. Callbacks run on the model's Run-loop thread, one at a time: keep them
+// short, and never Unload or destroy the model from one.
+//
+// Debt: uses ge::DataType from src/base (see ge/status.h).
+#pragma once
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/data_type.h"
+#include "ge/status.h"
+
+namespace ge {
+
+namespace runtime {
+struct OfflineModelAccess;
+}  // namespace runtime
+
+// One graph input or output. Models are static: dims are all known.
+struct ModelTensorDesc {
+  std::string name;
+  DataType dtype = DataType::kUndefined;
+  std::vector<int64_t> dims;
+  size_t bytes = 0;  // the exact buffer size Execute expects
+};
+
+struct InputBuffer {
+  const void* data = nullptr;
+  size_t size = 0;
+};
+
+struct OutputBuffer {
+  void* data = nullptr;
+  size_t size = 0;
+};
+
+struct OfflineModelOptions {
+  // Threads one kernel may use (intra-op), including the running thread; 0: all hardware threads.
+  int intra_op_threads = 0;
+  // Caller-provided feature-map memory (GE's SetFeatureMemoryBase): at least the model's feature-map size,
+  // 64-byte aligned, used by nothing else until the model is unloaded. Null: the model allocates its own.
+  void* feature_map = nullptr;
+  size_t feature_map_size = 0;
+  // LoadFromMemory only: false copies the image (the caller may free it at once); true uses it in place, and
+  // the caller keeps it valid and unchanged until the model is unloaded (no copy; weights are read from it).
+  bool borrow_model_data = false;
+  // Requests ExecuteAsync may queue before it waits (or fails, see AsyncRunOptions::queue_wait).
+  size_t async_queue_capacity = 64;
+};
+
+struct AsyncRunOptions {
+  // Longest the run may take once started; then it is aborted and the callback gets kTimeout. max() or zero: no
+  // limit. The abort stops whatever execution of the model is running: a synchronous Execute from another
+  // thread that holds the model at that moment fails with kAborted too.
+  std::chrono::nanoseconds timeout = std::chrono::nanoseconds::max();
+  // Longest ExecuteAsync waits for room in a full queue; zero fails at once (kResourceExhausted).
+  std::chrono::nanoseconds queue_wait = std::chrono::nanoseconds::max();
+};
+
+class OfflineModel {
+ public:
+  // Called exactly once per accepted ExecuteAsync: OK (outputs written), the run's error, kTimeout, or kAborted
+  // when the model was unloaded before the request ran.
+  using Callback = std::function<void(const Status& status)>;
+
+  static StatusOr<std::unique_ptr<OfflineModel>> LoadFromFile(const std::string& path,
+                                                              const OfflineModelOptions& options = {});
+  static StatusOr<std::unique_ptr<OfflineModel>> LoadFromMemory(const void* data, size_t size,
+                                                                const OfflineModelOptions& options = {});
+  // Unload(), ignoring its status.
+  ~OfflineModel();
+  OfflineModel(const OfflineModel&) = delete;
+  OfflineModel& operator=(const OfflineModel&) = delete;
+
+  const std::string& name() const;
+  const std::vector<ModelTensorDesc>& inputs() const;
+  const std::vector<ModelTensorDesc>& outputs() const;
+  // Device memory the model allocated for its feature map (0 with caller-provided memory).
+  size_t feature_map_bytes() const;
+
+  // Runs on the calling thread. kInvalidArgument names a buffer of the wrong count or size.
+  Status Execute(const std::vector<InputBuffer>& inputs, const std::vector<OutputBuffer>& outputs);
+  // Queues a run; on OK |done| will be called exactly once. An error (bad buffers, full queue, unloaded) is
+  // returned here and |done| is not called.
+  Status ExecuteAsync(const std::vector<InputBuffer>& inputs, const std::vector<OutputBuffer>& outputs, Callback done,
+                      const AsyncRunOptions& options = {});
+
+  // Cancels queued async requests (callbacks get kAborted), waits for running executions, frees the model.
+  // Idempotent; later calls of Execute/ExecuteAsync fail with kFailedPrecondition.
+  Status Unload();
+  bool loaded() const;
+
+ private:
+  friend struct runtime::OfflineModelAccess;
+  struct Impl;
+  explicit OfflineModel(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ge

@@ -1,0 +1,40 @@
+// Model builder (GE's ModelBuilder + TaskGenerator, compiler/graph/build/): turns an optimized, fully static
+// root graph into the compiled form runtime v1 loads: placements from the feature-map memory plan, streams and
+// events from the stream plan, one TaskDef per kernel / event / output copy, and the IR with its constants moved
+// into the weights partition (deduplicated, 512-byte aligned).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "compiler/build/memory_planner.h"
+#include "compiler/build/stream_allocator.h"
+#include "ir/graph.h"
+#include "om/model_def.pb.h"
+
+namespace ge::compiler {
+
+struct BuildOptions {
+  MemoryPlanOptions memory;
+  StreamAllocOptions streams;
+  uint64_t seed = 0;
+};
+
+struct CompiledModel {
+  proto::ModelDefProto def;
+  proto::TaskListProto tasks;
+  std::vector<uint8_t> weights;  // WEIGHTS_DATA
+};
+
+// Why |model| cannot be built as a static sink model (a node owning subgraphs, a value that is not a tensor of
+// known dtype and dims, a node no prepared kernel supports); empty when it can.
+std::string StaticModelBlocker(const ir::Model& model);
+
+// Fails with FailedPrecondition when StaticModelBlocker is non-empty.
+StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOptions& options);
+
+// Bytes of a static tensor value (dtype size x elements); fails on unknown dims or overflow.
+StatusOr<uint64_t> StaticTensorBytes(const TensorDesc& desc);
+
+}  // namespace ge::compiler

@@ -1,0 +1,125 @@
+#include "compiler/model_compiler.h"
+
+#include <cstdio>
+
+#include "compiler/build/model_builder.h"
+#include "compiler/passes/passes.h"
+#include "om/ir_om.h"
+#include "om/om_writer.h"
+
+namespace ge::compiler {
+
+namespace {
+
+Status FixInputShapes(ir::Model& model, const CompileOptions& options, CompileReport* report) {
+  ir::Graph& g = *model.graph;
+  for (const auto& [name, dims] : options.input_shapes) {
+    bool found = false;
+    for (const ir::Value* v : g.inputs()) found = found || v->name() == name;
+    if (!found) return InvalidArgument("--input_shape names '" + name + "', which is not a graph input");
+  }
+  for (ir::Value* v : g.inputs()) {
+    TensorDesc& d = v->desc();
+    auto it = options.input_shapes.find(v->name());
+    if (it != options.input_shapes.end()) {
+      for (int64_t dim : it->second) {
+        if (dim < 0) return InvalidArgument("--input_shape for '" + v->name() + "' has a negative dim");
+      }
+      if (!d.shape.unknown_rank()) {
+        const Dims& declared = d.shape.dims();
+        if (declared.size() != it->second.size()) {
+          return InvalidArgument("--input_shape for '" + v->name() + "' has rank " +
+                                 std::to_string(it->second.size()) + " but the model declares " + d.ToString());
+        }
+        for (size_t i = 0; i < declared.size(); ++i) {
+          if (declared[i] >= 0 && declared[i] != it->second[i]) {
+            return InvalidArgument("--input_shape for '" + v->name() + "' contradicts the declared " + d.ToString());
+          }
+        }
+      }
+      d.shape = Shape(it->second);
+      continue;
+    }
+    if (d.kind != ValueKind::kTensor || d.shape.unknown_rank()) continue;
+    Dims dims = d.shape.dims();
+    bool changed = false;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i] >= 0) continue;
+      dims[i] = 1;
+      changed = true;
+      report->notes.push_back("input " + v->name() + ": dim " + std::to_string(i) +
+                              " unknown, compiled as 1 (set it with --input_shape)");
+    }
+    if (changed) d.shape = Shape(dims);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+StatusOr<std::vector<uint8_t>> CompileToOm(ir::Model& model, const CompileOptions& options, CompileReport* report) {
+  CompileReport local;
+  CompileReport* r = report != nullptr ? report : &local;
+  *r = CompileReport();
+  if (model.graph == nullptr) return InvalidArgument("the model has no graph");
+  r->nodes_before = static_cast<size_t>(model.graph->num_nodes());
+  GE_RETURN_IF_ERROR(FixInputShapes(model, options, r));
+
+  PassContext ctx;
+  ctx.options = options.ge_options;
+  GE_RETURN_IF_ERROR(RunPreparePipeline(model, ctx));
+  r->nodes_after = static_cast<size_t>(model.graph->num_nodes());
+
+  om::OmWriteOptions wo;
+  wo.model_name = options.model_name.empty() ? model.graph->name() : options.model_name;
+  // Kernels pick their instruction set at run time and no weight is prepacked yet: the model needs no feature.
+  wo.isa_features = 0;
+
+  r->dynamic_reason = StaticModelBlocker(model);
+  if (!r->dynamic_reason.empty()) {
+    wo.dynamic = true;
+    return om::WriteIrOm(model, wo);
+  }
+  BuildOptions bo;
+  for (const auto& [key, value] : options.ge_options) {
+    GE_RETURN_IF_ERROR(ApplyMemoryPlanOption(key, value, &bo.memory));
+    GE_RETURN_IF_ERROR(ApplyStreamAllocOption(key, value, &bo.streams));
+  }
+  GE_ASSIGN_OR_RETURN(CompiledModel cm, BuildStaticModel(model, bo));
+  r->static_model = true;
+  r->feature_map_bytes = cm.def.memory().feature_map_bytes();
+  r->feature_map_lower_bound_bytes = cm.def.memory().feature_map_lower_bound_bytes();
+  r->weights_bytes = cm.weights.size();
+  r->memory_strategy = cm.def.memory().strategy();
+  r->num_streams = cm.def.num_streams();
+  r->num_events = cm.def.num_events();
+  r->num_tasks = static_cast<size_t>(cm.tasks.tasks_size());
+
+  wo.model_type = om::OmModelType::kStandard;
+  om::OmWriter writer(wo);
+  std::string def, tasks;
+  if (!cm.def.SerializeToString(&def) || !cm.tasks.SerializeToString(&tasks)) {
+    return ResourceExhausted("the compiled model is too large to serialize (protobuf limit 2 GiB)");
+  }
+  GE_RETURN_IF_ERROR(writer.AddPartition(om::PartitionType::kModelDef, std::move(def)));
+  GE_RETURN_IF_ERROR(writer.AddPartition(om::PartitionType::kTaskInfo, std::move(tasks)));
+  if (!cm.weights.empty()) {
+    GE_RETURN_IF_ERROR(writer.AddPartition(om::PartitionType::kWeightsData, std::move(cm.weights)));
+  }
+  return writer.WriteToMemory();
+}
+
+Status CompileToOmFile(ir::Model& model, const CompileOptions& options, const std::string& path,
+                       CompileReport* report) {
+  GE_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, CompileToOm(model, options, report));
+  GE_ASSIGN_OR_RETURN(auto reader, om::OmReader::FromMemory(bytes.data(), bytes.size()));
+  (void)reader;  // the image verifies before it reaches the disk
+  FILE* f = fopen((path + ".tmp").c_str(), "wb");
+  if (f == nullptr) return NotFound("cannot write " + path + ".tmp");
+  const bool ok = fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  if (fclose(f) != 0 || !ok) return DataLoss("short write to " + path + ".tmp");
+  if (rename((path + ".tmp").c_str(), path.c_str()) != 0) return DataLoss("cannot rename to " + path);
+  return Status::Ok();
+}
+
+}  // namespace ge::compiler

@@ -1,0 +1,47 @@
+// The compilation pipeline (DESIGN.md §3; GE's GraphManager::BuildGraph, `ge compile`): fix input shapes,
+// prepare/optimize passes, then either build a static model (memory plan, stream plan, tasks: an .om of model
+// type kStandard that runtime v1 loads as a SinkModel) or, when the graph keeps unknown dims or needs what the
+// sink cannot run (subgraphs, sequences, strings), an IR .om flagged dynamic that runs on the interpreter until
+// runtime v2 lowers it.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/shape.h"
+#include "base/status.h"
+#include "compiler/build/memory_planner.h"
+#include "compiler/build/stream_allocator.h"
+#include "ir/graph.h"
+
+namespace ge::compiler {
+
+struct CompileOptions {
+  // GE option keys: ge.exec.disableReuseMemory, ge.streamMaxParallelNum, ge.constantFoldingMaxBytes ...
+  std::map<std::string, std::string> ge_options;
+  // Per graph input: the dims to compile for (`--input_shape`). Inputs not listed keep their declared dims; an
+  // unknown dim left after that becomes 1 (and the report says so).
+  std::map<std::string, Dims> input_shapes;
+  std::string model_name;  // default: the graph's name
+};
+
+struct CompileReport {
+  bool static_model = false;            // true: kStandard .om for the sink runtime
+  std::string dynamic_reason;           // why not, when static_model is false
+  std::vector<std::string> notes;       // e.g. "input x: dim 0 unknown, compiled as 1"
+  size_t nodes_before = 0, nodes_after = 0;
+  uint64_t feature_map_bytes = 0, feature_map_lower_bound_bytes = 0, weights_bytes = 0;
+  std::string memory_strategy;
+  int num_streams = 0, num_events = 0;
+  size_t num_tasks = 0;
+};
+
+// Compiles |model| (rewritten in place by the passes) into an .om image.
+StatusOr<std::vector<uint8_t>> CompileToOm(ir::Model& model, const CompileOptions& options,
+                                           CompileReport* report = nullptr);
+Status CompileToOmFile(ir::Model& model, const CompileOptions& options, const std::string& path,
+                       CompileReport* report = nullptr);
+
+}  // namespace ge::compiler

@@ -1,0 +1,206 @@
+#include "kernels/exec/binary_kernel.h"
+
+#include <algorithm>
+#include <string>
+
+#include "kernels/exec/kernel_util.h"
+
+namespace ge::exec {
+
+BinaryKernel::BinaryKernel(rt::TaskFn fn, const char* impl, const BroadcastPlan& plan) : impl_(impl), plan_(plan) {
+  fn_ = fn;
+  args_ = this;
+  io_.inputs.assign(2, nullptr);
+  io_.outputs.assign(1, nullptr);
+}
+
+namespace {
+
+// The same arithmetic as ref for floating-point storage types. Max/Min: a NaN in b wins, else the comparison
+// keeps a (so a NaN in a wins too), as ref's left fold.
+#define GE_EXEC_BINARY(Name, expr) \
+  struct Name {                    \
+    template <typename T>          \
+    T operator()(T a, T b) const { \
+      return (expr);               \
+    }                              \
+  };
+GE_EXEC_BINARY(Add, a + b)
+GE_EXEC_BINARY(Sub, a - b)
+GE_EXEC_BINARY(Mul, a * b)  // clang-format: keep the spaces
+GE_EXEC_BINARY(Div, a / b)
+GE_EXEC_BINARY(Max, b != b ? b : (a < b ? b : a))
+GE_EXEC_BINARY(Min, b != b ? b : (b < a ? b : a))
+#undef GE_EXEC_BINARY
+
+struct Slots {
+  const void* a;
+  const void* b;
+  void* y;
+};
+
+inline Slots Read(const BinaryKernel& k) { return {k.io().inputs[0], k.io().inputs[1], k.io().outputs[0]}; }
+
+template <typename T, typename Op>
+Status SameTask(void* args, rt::TaskContext& ctx) {
+  auto* k = static_cast<BinaryKernel*>(args);
+  const Slots s = Read(*k);
+  const T* a = static_cast<const T*>(s.a);
+  const T* b = static_cast<const T*>(s.b);
+  T* y = static_cast<T*>(s.y);
+  ParallelRange(ctx, k->plan().numel, [=](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) y[i] = Op()(a[i], b[i]);
+  });
+  return Status::Ok();
+}
+
+template <typename T, typename Op>
+Status ScalarATask(void* args, rt::TaskContext& ctx) {
+  auto* k = static_cast<BinaryKernel*>(args);
+  const Slots s = Read(*k);
+  const T va = *static_cast<const T*>(s.a);
+  const T* b = static_cast<const T*>(s.b);
+  T* y = static_cast<T*>(s.y);
+  ParallelRange(ctx, k->plan().numel, [=](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) y[i] = Op()(va, b[i]);
+  });
+  return Status::Ok();
+}
+
+template <typename T, typename Op>
+Status ScalarBTask(void* args, rt::TaskContext& ctx) {
+  auto* k = static_cast<BinaryKernel*>(args);
+  const Slots s = Read(*k);
+  const T* a = static_cast<const T*>(s.a);
+  const T vb = *static_cast<const T*>(s.b);
+  T* y = static_cast<T*>(s.y);
+  ParallelRange(ctx, k->plan().numel, [=](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) y[i] = Op()(a[i], vb);
+  });
+  return Status::Ok();
+}
+
+// Rows [r0, r1) of a kGeneral plan: one odometer step per row, one contiguous inner loop per row.
+template <typename T, typename Op>
+void GeneralRows(const BroadcastPlan& p, const T* a, const T* b, T* y, int64_t r0, int64_t r1) {
+  if (r0 >= r1) return;  // also the empty output, whose outer dims may be 0
+  int64_t idx[BroadcastPlan::kMaxOuterRank];
+  int64_t oa = 0, ob = 0;
+  int64_t rem = r0;
+  for (int d = p.outer_rank - 1; d >= 0; --d) {
+    idx[d] = rem % p.outer_dims[d];
+    rem /= p.outer_dims[d];
+    oa += idx[d] * p.stride_a[d];
+    ob += idx[d] * p.stride_b[d];
+  }
+  const int64_t n = p.inner;
+  for (int64_t r = r0; r < r1; ++r) {
+    const T* pa = a + oa;
+    const T* pb = b + ob;
+    T* py = y + r * n;
+    if (p.step_a && p.step_b) {
+      for (int64_t i = 0; i < n; ++i) py[i] = Op()(pa[i], pb[i]);
+    } else if (p.step_a) {
+      const T vb = *pb;
+      for (int64_t i = 0; i < n; ++i) py[i] = Op()(pa[i], vb);
+    } else {
+      const T va = *pa;
+      for (int64_t i = 0; i < n; ++i) py[i] = Op()(va, pb[i]);
+    }
+    for (int d = p.outer_rank - 1; d >= 0; --d) {  // advance the odometer
+      oa += p.stride_a[d];
+      ob += p.stride_b[d];
+      if (++idx[d] < p.outer_dims[d]) break;
+      oa -= p.stride_a[d] * p.outer_dims[d];
+      ob -= p.stride_b[d] * p.outer_dims[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+template <typename T, typename Op>
+Status GeneralTask(void* args, rt::TaskContext& ctx) {
+  auto* k = static_cast<BinaryKernel*>(args);
+  const Slots s = Read(*k);
+  const BroadcastPlan& p = k->plan();
+  const T* a = static_cast<const T*>(s.a);
+  const T* b = static_cast<const T*>(s.b);
+  T* y = static_cast<T*>(s.y);
+  if (p.numel >= kParallelMinElements && ctx.pool != nullptr) {
+    const size_t grain = std::max<size_t>(1, kParallelGrain / static_cast<size_t>(p.inner));
+    ctx.pool->ParallelFor(
+        static_cast<size_t>(p.rows),
+        [&](size_t r0, size_t r1) {
+          GeneralRows<T, Op>(p, a, b, y, static_cast<int64_t>(r0), static_cast<int64_t>(r1));
+        },
+        grain);
+  } else {
+    GeneralRows<T, Op>(p, a, b, y, 0, p.rows);
+  }
+  return Status::Ok();
+}
+
+template <typename T, typename Op>
+rt::TaskFn TaskFor(BroadcastPlan::Kind kind) {
+  switch (kind) {
+    case BroadcastPlan::Kind::kSame:
+      return &SameTask<T, Op>;
+    case BroadcastPlan::Kind::kScalarA:
+      return &ScalarATask<T, Op>;
+    case BroadcastPlan::Kind::kScalarB:
+      return &ScalarBTask<T, Op>;
+    case BroadcastPlan::Kind::kGeneral:
+      return &GeneralTask<T, Op>;
+  }
+  return nullptr;
+}
+
+template <typename Op>
+rt::TaskFn TaskFor(DataType dt, BroadcastPlan::Kind kind, const char** impl) {
+  if (dt == DataType::kFloat) {
+    *impl = "exec.binary_f32";
+    return TaskFor<float, Op>(kind);
+  }
+  if (dt == DataType::kDouble) {
+    *impl = "exec.binary_f64";
+    return TaskFor<double, Op>(kind);
+  }
+  return nullptr;
+}
+
+struct BinaryEntry {
+  const char* op;
+  rt::TaskFn (*pick)(DataType, BroadcastPlan::Kind, const char**);
+};
+
+// clang-format off
+constexpr BinaryEntry kBinaryOps[] = {
+    {"Add", &TaskFor<Add>}, {"Sub", &TaskFor<Sub>}, {"Mul", &TaskFor<Mul>},
+    {"Div", &TaskFor<Div>}, {"Max", &TaskFor<Max>}, {"Min", &TaskFor<Min>},
+};
+// clang-format on
+
+}  // namespace
+
+std::unique_ptr<PreparedKernel> PrepareBinary(const PrepareRequest& r) {
+  const ir::Node& n = *r.node;
+  if (n.num_inputs() != 2 || n.num_outputs() != 1) return nullptr;
+  if (!InputPresent(r, 0) || !InputPresent(r, 1) || !OutputPresent(r, 0)) return nullptr;
+  const TensorDesc& a = r.input_descs[0];
+  const TensorDesc& b = r.input_descs[1];
+  const TensorDesc& y = r.output_descs[0];
+  if (a.dtype != b.dtype || a.dtype != y.dtype) return nullptr;
+  if (y.shape.rank() != std::max(a.shape.rank(), b.shape.rank())) return nullptr;
+  auto plan = PlanBroadcast(a.shape.dims(), b.shape.dims(), y.shape.dims());
+  if (!plan.ok()) return nullptr;  // ref reports the mismatch
+  for (const BinaryEntry& e : kBinaryOps) {
+    if (n.op_type() != e.op) continue;
+    const char* impl = nullptr;
+    rt::TaskFn fn = e.pick(a.dtype, plan->kind, &impl);
+    if (fn == nullptr) return nullptr;
+    return std::make_unique<BinaryKernel>(fn, impl, *plan);
+  }
+  return nullptr;
+}
+
+}  // namespace ge::exec

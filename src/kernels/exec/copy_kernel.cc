@@ -1,0 +1,65 @@
+#include "kernels/exec/copy_kernel.h"
+
+#include <cstring>
+
+#include "kernels/exec/kernel_util.h"
+
+namespace ge::exec {
+
+CopyKernel::CopyKernel(int num_inputs, int num_outputs, size_t nbytes) : nbytes_(nbytes) {
+  fn_ = &CopyKernel::Task;
+  args_ = this;
+  io_.inputs.assign(num_inputs, nullptr);
+  io_.outputs.assign(num_outputs, nullptr);
+}
+
+Status CopyKernel::Task(void* args, rt::TaskContext& ctx) {
+  auto* k = static_cast<CopyKernel*>(args);
+  const char* src = static_cast<const char*>(k->io_.inputs[0]);
+  char* dst = static_cast<char*>(k->io_.outputs[0]);
+  if (src == dst) return Status::Ok();  // placed in place by the memory planner
+  // Bytes count as elements for the split policy: 64 KiB is a lot for one memcpy call to share.
+  ParallelRange(
+      ctx, static_cast<int64_t>(k->nbytes_), [src, dst](size_t b, size_t e) { std::memcpy(dst + b, src + b, e - b); },
+      size_t{64} * 1024);
+  return Status::Ok();
+}
+
+namespace {
+
+constexpr const char* kCopyOps[] = {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Dropout"};
+
+// Dropout is a copy when it is not training: before opset 12 always; from 12 when training_mode is absent or a
+// constant false. The mask output must be absent and the data floating-point (ref rejects other types).
+bool DropoutIsCopy(const PrepareRequest& r) {
+  const ir::Node& n = *r.node;
+  if (n.num_outputs() > 1 && OutputPresent(r, 1)) return false;
+  if (!IsFloatingPoint(r.input_descs[0].dtype)) return false;
+  if (r.opset < 12 || n.num_inputs() < 3 || !InputPresent(r, 2)) return true;
+  const Tensor* t = ConstInput(r, 2);
+  return t != nullptr && t->dtype() == DataType::kBool && t->numel() == 1 && !t->data<bool>()[0];
+}
+
+}  // namespace
+
+std::unique_ptr<PreparedKernel> PrepareCopy(const PrepareRequest& r) {
+  const ir::Node& n = *r.node;
+  bool known = false;
+  for (const char* op : kCopyOps) known = known || n.op_type() == op;
+  if (!known || n.num_inputs() < 1 || n.num_outputs() < 1) return nullptr;
+  if (!InputPresent(r, 0) || !OutputPresent(r, 0)) return nullptr;
+  if (n.op_type() == "Dropout") {
+    if (!DropoutIsCopy(r)) return nullptr;
+  } else if (n.num_outputs() != 1) {
+    return nullptr;
+  }
+  const TensorDesc& in = r.input_descs[0];
+  const TensorDesc& out = r.output_descs[0];
+  if (in.dtype != out.dtype || in.dtype == DataType::kString) return nullptr;
+  const int64_t numel = NumElements(out.shape.dims());
+  if (numel != NumElements(in.shape.dims())) return nullptr;
+  return std::make_unique<CopyKernel>(n.num_inputs(), n.num_outputs(),
+                                      static_cast<size_t>(numel) * DataTypeSize(out.dtype));
+}
+
+}  // namespace ge::exec

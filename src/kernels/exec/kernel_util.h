@@ -1,0 +1,47 @@
+// Helpers shared by the prepared kernels: request validation, node labels for errors, and the intra-op split
+// policy (tiny tensors never touch the thread pool).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "base/status.h"
+#include "base/tensor_desc.h"
+#include "kernels/exec/prepared_kernel.h"
+#include "rt/task.h"
+#include "rt/thread_pool.h"
+
+namespace ge::exec {
+
+// Element counts at or above which a kernel splits its loop over TaskContext::pool (when there is one), and the
+// smallest chunk one pool thread gets.
+constexpr int64_t kParallelMinElements = 64 * 1024;
+constexpr size_t kParallelGrain = 16 * 1024;
+
+// "node 'name' (OpType)", the prefix of every error about a node.
+std::string NodeLabel(const ir::Node& node);
+
+// True when the desc is a tensor of a known dtype with rank and every dim known.
+bool IsStaticTensor(const TensorDesc& d);
+
+// Checks the request's shape: node present, one desc per node input and output, one const slot per input (or
+// none), and a static tensor desc for every present input and output. InvalidArgument naming the node otherwise.
+Status ValidateRequest(const PrepareRequest& r);
+
+// Whether input / output i of the request's node is present (not an omitted optional one).
+bool InputPresent(const PrepareRequest& r, int i);
+bool OutputPresent(const PrepareRequest& r, int i);
+// The constant value of input i, or nullptr.
+const Tensor* ConstInput(const PrepareRequest& r, int i);
+
+// Calls body(begin, end) over [0, n): split over ctx.pool when n is large and a pool exists, else in one call.
+template <typename Body>
+inline void ParallelRange(rt::TaskContext& ctx, int64_t n, Body&& body, size_t grain = kParallelGrain) {
+  if (n >= kParallelMinElements && ctx.pool != nullptr) {
+    ctx.pool->ParallelFor(static_cast<size_t>(n), body, grain);
+  } else if (n > 0) {
+    body(size_t{0}, static_cast<size_t>(n));
+  }
+}
+
+}  // namespace ge::exec

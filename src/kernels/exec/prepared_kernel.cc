@@ -1,0 +1,100 @@
+// PrepareKernel's dispatch: a plain table from op type to the factory of a fast kernel; a factory returns nullptr
+// when it does not support the request (dtype, attributes, non-constant operands), and the reference-kernel
+// adapter takes over.
+#include "kernels/exec/prepared_kernel.h"
+
+#include "kernels/exec/binary_kernel.h"
+#include "kernels/exec/copy_kernel.h"
+#include "kernels/exec/kernel_util.h"
+#include "kernels/exec/ref_adapter.h"
+#include "kernels/exec/unary_kernel.h"
+#include "kernels/ref/kernel_registry.h"
+
+namespace ge::exec {
+namespace {
+
+using FastFactory = std::unique_ptr<PreparedKernel> (*)(const PrepareRequest&);
+
+struct FastEntry {
+  const char* op_type;  // ai.onnx domain
+  FastFactory factory;
+};
+
+// clang-format off
+constexpr FastEntry kFastKernels[] = {
+    // unary element-wise
+    {"Relu", PrepareUnary}, {"Neg", PrepareUnary}, {"Abs", PrepareUnary}, {"Sigmoid", PrepareUnary},
+    {"Tanh", PrepareUnary}, {"Exp", PrepareUnary}, {"Log", PrepareUnary}, {"Sqrt", PrepareUnary},
+    {"Reciprocal", PrepareUnary}, {"Floor", PrepareUnary}, {"Ceil", PrepareUnary}, {"Round", PrepareUnary},
+    {"Sign", PrepareUnary}, {"Erf", PrepareUnary}, {"Softplus", PrepareUnary}, {"LeakyRelu", PrepareUnary},
+    {"Elu", PrepareUnary}, {"Selu", PrepareUnary}, {"HardSigmoid", PrepareUnary}, {"HardSwish", PrepareUnary},
+    {"Clip", PrepareUnary},
+    // binary element-wise
+    {"Add", PrepareBinary}, {"Sub", PrepareBinary}, {"Mul", PrepareBinary}, {"Div", PrepareBinary},
+    {"Max", PrepareBinary}, {"Min", PrepareBinary}, {"Pow", PreparePowScalar},
+    // data movement
+    {"Identity", PrepareCopy}, {"Reshape", PrepareCopy}, {"Flatten", PrepareCopy}, {"Squeeze", PrepareCopy},
+    {"Unsqueeze", PrepareCopy}, {"Dropout", PrepareCopy},
+};
+// clang-format on
+
+// Ops whose values are sequences or optionals, or whose ref kernels run subgraphs: never prepared, even when the
+// graph's descs do not say so.
+constexpr const char* kDynamicOps[] = {
+    "If",
+    "Loop",
+    "Scan",
+    "SequenceMap",
+    "SequenceConstruct",
+    "SequenceEmpty",
+    "SequenceAt",
+    "SequenceInsert",
+    "SequenceErase",
+    "SequenceLength",
+    "SplitToSequence",
+    "ConcatFromSequence",
+    "Optional",
+    "OptionalHasElement",
+    "OptionalGetElement",
+};
+
+bool IsDefaultDomain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
+
+bool PlainTensor(const ir::Value* v) {
+  return v == nullptr || (v->desc().kind == ValueKind::kTensor && v->desc().dtype != DataType::kString);
+}
+
+}  // namespace
+
+bool CanPrepare(const ir::Node& node) {
+  if (!node.subgraphs().empty()) return false;
+  if (IsDefaultDomain(node.domain())) {
+    for (const char* op : kDynamicOps) {
+      if (node.op_type() == op) return false;
+    }
+  }
+  if (ref::RefKernels().Find(node.domain(), node.op_type()) == nullptr) return false;
+  for (const ir::Value* v : node.inputs()) {
+    if (!PlainTensor(v)) return false;
+  }
+  for (const ir::Value* v : node.outputs()) {
+    if (!PlainTensor(v)) return false;
+  }
+  return true;
+}
+
+StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& request) {
+  GE_RETURN_IF_ERROR(ValidateRequest(request));
+  const ir::Node& node = *request.node;
+  if (IsDefaultDomain(node.domain()) && CanPrepare(node)) {
+    for (const FastEntry& e : kFastKernels) {
+      if (node.op_type() != e.op_type) continue;
+      if (std::unique_ptr<PreparedKernel> k = e.factory(request)) return k;
+      break;
+    }
+  }
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<RefAdapter> ref, RefAdapter::Create(request));
+  return std::unique_ptr<PreparedKernel>(std::move(ref));
+}
+
+}  // namespace ge::exec

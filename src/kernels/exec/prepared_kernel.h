@@ -1,0 +1,74 @@
+// Prepared kernels: what a loaded static model (runtime v1's SinkModel, later v2's Launch kernels) runs for one
+// node. A kernel is prepared once at load (InitNodes: attributes parsed, shapes fixed, strides and loops chosen)
+// and then run many times as an rt task {fn, args} with no allocation and no look-up by name.
+//
+// Addresses: every input and output has one slot in io(). The loader fills the slots after Prepare (feature-map
+// offsets resolved against the model's memory, constants pointing into the weights) and, for graph inputs and
+// outputs, patches the slots before each execution so user buffers are bound without copies (zero-copy IO, seed
+// 002 "InitIoNodes"). A kernel reads its slots on every run and never caches addresses derived from them.
+//
+// Threading: fn may run on any stream worker; a kernel object is run by one execution at a time (a SinkModel owns
+// one feature-map memory and serializes its executions). Intra-op parallelism uses TaskContext::pool.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "base/tensor.h"
+#include "base/tensor_desc.h"
+#include "ir/graph.h"
+#include "rt/task.h"
+
+namespace ge::exec {
+
+// The address slots of one node: one per input and per output, in the node's order. nullptr = omitted optional.
+struct KernelIo {
+  std::vector<void*> inputs;
+  std::vector<void*> outputs;
+};
+
+class PreparedKernel {
+ public:
+  virtual ~PreparedKernel() = default;
+  PreparedKernel(const PreparedKernel&) = delete;
+  PreparedKernel& operator=(const PreparedKernel&) = delete;
+
+  // The task to add to an rt::Model: fn(args, ctx). args is usually this object.
+  rt::TaskFn fn() const { return fn_; }
+  void* args() { return args_; }
+  KernelIo& io() { return io_; }
+  const KernelIo& io() const { return io_; }
+  // Which implementation runs, e.g. "exec.unary_f32" or "ref" (the reference-kernel adapter). For inspection.
+  virtual const char* impl_name() const = 0;
+
+ protected:
+  PreparedKernel() = default;
+  rt::TaskFn fn_ = nullptr;
+  void* args_ = nullptr;
+  KernelIo io_;
+};
+
+// Everything Prepare may look at. All descs are fully static (known dtype and dims) tensor descs.
+struct PrepareRequest {
+  const ir::Node* node = nullptr;        // op type, domain, name, attributes; must outlive the kernel
+  int64_t opset = 17;                    // of the node's domain
+  std::vector<TensorDesc> input_descs;   // one per node input; a default desc for an omitted optional input
+  std::vector<TensorDesc> output_descs;  // one per node output
+  // Per input: the value when the input is a constant (shape operands, pads, axes ...), else nullptr. Points at
+  // tensors that outlive the kernel; the same bytes are what the input slot will address.
+  std::vector<const Tensor*> const_inputs;
+  uint64_t seed = 0;  // for random ops without a seed attribute
+};
+
+// Picks the fastest implementation that supports the request: a specialised kernel when one exists, else the
+// reference-kernel adapter (which runs the ref kernel on tensors borrowing the slots and copies its outputs into
+// the output slots, checking they have the planned dtype and dims). Fails with Unimplemented naming the node when
+// neither supports it (no ref kernel, or a node that owns subgraphs).
+StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& request);
+
+// True when the node can run as a prepared kernel at all (no subgraphs, a ref kernel exists, no string, sequence
+// or optional values among its inputs and outputs). The compiler uses it to decide static (sink) versus dynamic.
+bool CanPrepare(const ir::Node& node);
+
+}  // namespace ge::exec

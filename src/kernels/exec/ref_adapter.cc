@@ -1,0 +1,117 @@
+#include "kernels/exec/ref_adapter.h"
+
+#include <cstring>
+
+#include "kernels/exec/kernel_util.h"
+#include "kernels/ref/kernel_registry.h"
+
+namespace ge::exec {
+
+StatusOr<std::unique_ptr<RefAdapter>> RefAdapter::Create(const PrepareRequest& request) {
+  GE_RETURN_IF_ERROR(ValidateRequest(request));
+  const ir::Node& node = *request.node;
+  if (!CanPrepare(node)) {
+    return Unimplemented(NodeLabel(node) +
+                         ": cannot run as a prepared kernel (it owns subgraphs, uses strings, sequences or "
+                         "optionals, or has no reference kernel)");
+  }
+  for (size_t i = 0; i < request.input_descs.size() + request.output_descs.size(); ++i) {
+    const bool is_input = i < request.input_descs.size();
+    const size_t j = is_input ? i : i - request.input_descs.size();
+    const TensorDesc& d = is_input ? request.input_descs[j] : request.output_descs[j];
+    if (d.dtype == DataType::kString) {
+      return Unimplemented(NodeLabel(node) + ": string " + (is_input ? "input " : "output ") + std::to_string(j) +
+                           " cannot run as a prepared kernel");
+    }
+  }
+  std::unique_ptr<RefAdapter> k(new RefAdapter());
+  k->ref_fn_ = ref::RefKernels().Find(node.domain(), node.op_type());
+  k->label_ = NodeLabel(node);
+  ref::KernelContext& c = k->kctx_;
+  c.node = &node;
+  c.attrs = &node.attrs();
+  c.opset = request.opset;
+  c.op_type = node.op_type();
+  c.node_name = node.name();
+  c.inferred = request.output_descs;
+  c.inputs.assign(node.num_inputs(), nullptr);
+  c.outputs.resize(node.num_outputs());
+  c.rng = &k->rng_;
+  k->rng_.seed(request.seed);
+  k->in_descs_ = request.input_descs;
+  k->const_values_.resize(node.num_inputs());
+  k->borrowed_.resize(node.num_inputs());
+  k->bound_.assign(node.num_inputs(), nullptr);
+  for (int i = 0; i < node.num_inputs(); ++i) {
+    k->in_present_.push_back(InputPresent(request, i));
+    if (const Tensor* t = ConstInput(request, i)) k->const_values_[i] = Value(*t);
+  }
+  for (int i = 0; i < node.num_outputs(); ++i) k->out_present_.push_back(OutputPresent(request, i));
+  k->io_.inputs.assign(node.num_inputs(), nullptr);
+  k->io_.outputs.assign(node.num_outputs(), nullptr);
+  k->fn_ = &RefAdapter::Task;
+  k->args_ = k.get();
+  return k;
+}
+
+Status RefAdapter::Task(void* args, rt::TaskContext& /*ctx*/) { return static_cast<RefAdapter*>(args)->Run(); }
+
+Status RefAdapter::BindInputs() {
+  for (size_t i = 0; i < in_descs_.size(); ++i) {
+    if (!in_present_[i]) {
+      kctx_.inputs[i] = nullptr;
+      continue;
+    }
+    if (const_values_[i].is_tensor()) {
+      kctx_.inputs[i] = &const_values_[i];
+      continue;
+    }
+    void* slot = io_.inputs[i];
+    const TensorDesc& d = in_descs_[i];
+    if (slot == nullptr || slot != bound_[i] || !borrowed_[i].is_tensor()) {
+      const size_t nbytes = static_cast<size_t>(NumElements(d.shape.dims())) * DataTypeSize(d.dtype);
+      if (slot == nullptr && nbytes != 0) {
+        return FailedPrecondition(label_ + ": input " + std::to_string(i) + " has no address bound");
+      }
+      borrowed_[i] = Value(Tensor(d.dtype, d.shape.dims(), TensorStorage::Borrow(slot, nbytes, nullptr)));
+      bound_[i] = slot;
+    }
+    kctx_.inputs[i] = &borrowed_[i];
+  }
+  return Status::Ok();
+}
+
+Status RefAdapter::StoreOutput(int i) {
+  const Value& v = kctx_.outputs[i];
+  const std::string which = "output " + std::to_string(i) + " ('" + kctx_.node->output(i)->name() + "')";
+  if (!v.is_tensor() || !v.tensor.valid()) {
+    return Internal(label_ + ": the reference kernel produced no tensor for " + which);
+  }
+  const TensorDesc& want = kctx_.inferred[i];
+  const Tensor& t = v.tensor;
+  if (t.dtype() != want.dtype || t.dims() != want.shape.dims()) {
+    return FailedPrecondition(label_ + ": " + which + " is " + DataTypeName(t.dtype()) + DimsToString(t.dims()) +
+                              " but the plan expects " + want.ToString());
+  }
+  void* slot = io_.outputs[i];
+  const size_t nbytes = t.nbytes();
+  if (slot == nullptr) {
+    if (nbytes == 0) return Status::Ok();
+    return FailedPrecondition(label_ + ": " + which + " has no address bound");
+  }
+  if (t.raw_data() != slot && nbytes != 0) std::memmove(slot, t.raw_data(), nbytes);
+  return Status::Ok();
+}
+
+Status RefAdapter::Run() {
+  GE_RETURN_IF_ERROR(BindInputs());
+  for (Value& v : kctx_.outputs) v = Value();
+  Status s = ref_fn_(kctx_);
+  for (int i = 0; s.ok() && i < static_cast<int>(out_present_.size()); ++i) {
+    if (out_present_[i]) s = StoreOutput(i);
+  }
+  for (Value& v : kctx_.outputs) v = Value();  // release what the ref kernel allocated
+  return s;
+}
+
+}  // namespace ge::exec

@@ -1,0 +1,186 @@
+#include "kernels/exec/unary_kernel.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "kernels/exec/broadcast_plan.h"
+#include "kernels/exec/kernel_util.h"
+
+namespace ge::exec {
+
+UnaryKernel::UnaryKernel(rt::TaskFn fn, const char* impl, int64_t numel, const UnaryParams& params, int num_inputs)
+    : impl_(impl), numel_(numel), params_(params) {
+  fn_ = fn;
+  args_ = this;
+  io_.inputs.assign(num_inputs, nullptr);
+  io_.outputs.assign(1, nullptr);
+}
+
+namespace {
+
+// op is taken by value so its parameters live in registers (a store to y cannot alias them) and the loop
+// vectorizes. x and y may be the same address (in-place plans).
+template <typename T, typename Op>
+void UnaryLoop(const T* x, T* y, size_t begin, size_t end, Op op) {
+  for (size_t i = begin; i < end; ++i) y[i] = op(x[i]);
+}
+
+// The whole hot path: read the slots, loop, return.
+template <typename T, typename Op>
+Status UnaryTask(void* args, rt::TaskContext& ctx) {
+  auto* k = static_cast<UnaryKernel*>(args);
+  const T* x = static_cast<const T*>(k->io().inputs[0]);
+  T* y = static_cast<T*>(k->io().outputs[0]);
+  const Op op(k->params());
+  ParallelRange(ctx, k->numel(), [x, y, op](size_t b, size_t e) { UnaryLoop<T, Op>(x, y, b, e, op); });
+  return Status::Ok();
+}
+
+// Per op: the task for each supported storage type (nullptr: that dtype stays on ref).
+struct UnaryEntry {
+  const char* op;
+  rt::TaskFn f32, f64, i32, i64;
+};
+
+// clang-format off
+#define GE_FLOAT_ONLY(Op) {#Op, &UnaryTask<float, unary::Op>, &UnaryTask<double, unary::Op>, nullptr, nullptr}
+#define GE_NUMERIC(Op)                                                                                  \
+  {#Op, &UnaryTask<float, unary::Op>, &UnaryTask<double, unary::Op>, &UnaryTask<int32_t, unary::Op>, \
+   &UnaryTask<int64_t, unary::Op>}
+
+constexpr UnaryEntry kUnaryOps[] = {
+    GE_NUMERIC(Relu),         GE_NUMERIC(Neg),            GE_NUMERIC(Abs),            GE_NUMERIC(Sign),
+    GE_FLOAT_ONLY(Sigmoid),   GE_FLOAT_ONLY(Tanh),        GE_FLOAT_ONLY(Exp),         GE_FLOAT_ONLY(Log),
+    GE_FLOAT_ONLY(Sqrt),      GE_FLOAT_ONLY(Reciprocal),  GE_FLOAT_ONLY(Floor),       GE_FLOAT_ONLY(Ceil),
+    GE_FLOAT_ONLY(Round),     GE_FLOAT_ONLY(Erf),         GE_FLOAT_ONLY(Softplus),    GE_FLOAT_ONLY(LeakyRelu),
+    GE_FLOAT_ONLY(Elu),       GE_FLOAT_ONLY(Selu),        GE_FLOAT_ONLY(HardSigmoid), GE_FLOAT_ONLY(HardSwish),
+    GE_FLOAT_ONLY(Clip),
+};
+#undef GE_FLOAT_ONLY
+#undef GE_NUMERIC
+
+constexpr UnaryEntry kPowOps[] = {
+    {"square", &UnaryTask<float, unary::Square>, &UnaryTask<double, unary::Square>, nullptr, nullptr},
+    {"copy", &UnaryTask<float, unary::Copy>, &UnaryTask<double, unary::Copy>, nullptr, nullptr},
+    {"half", &UnaryTask<float, unary::PowHalf>, &UnaryTask<double, unary::PowGeneric>, nullptr, nullptr},
+    {"generic", &UnaryTask<float, unary::PowGeneric>, &UnaryTask<double, unary::PowGeneric>, nullptr, nullptr},
+};
+// clang-format on
+
+rt::TaskFn PickTask(const UnaryEntry& e, DataType dt, const char** impl) {
+  switch (dt) {
+    case DataType::kFloat:
+      *impl = "exec.unary_f32";
+      return e.f32;
+    case DataType::kDouble:
+      *impl = "exec.unary_f64";
+      return e.f64;
+    case DataType::kInt32:
+      *impl = "exec.unary_i32";
+      return e.i32;
+    case DataType::kInt64:
+      *impl = "exec.unary_i64";
+      return e.i64;
+    default:
+      return nullptr;
+  }
+}
+
+// Input 0 and output 0 present, same dtype and dims; the node has exactly one output.
+bool SameShapeIo(const PrepareRequest& r) {
+  if (r.node->num_inputs() < 1 || r.node->num_outputs() != 1) return false;
+  if (!InputPresent(r, 0) || !OutputPresent(r, 0)) return false;
+  const TensorDesc& in = r.input_descs[0];
+  const TensorDesc& out = r.output_descs[0];
+  return in.dtype == out.dtype && in.shape.dims() == out.shape.dims();
+}
+
+// A constant one-element bound of input i (absent: keep *v); false when the bound is not usable here.
+bool ClipBound(const PrepareRequest& r, int i, DataType dt, double* v) {
+  if (i >= r.node->num_inputs() || !InputPresent(r, i)) return true;
+  const Tensor* c = ConstInput(r, i);
+  if (c == nullptr || c->dtype() != dt || c->numel() != 1) return false;  // ref decides (or reports the error)
+  *v = c->GetAsDouble(0);
+  return true;
+}
+
+// Fills the op's parameters; false when the node needs something the fast kernel does not do.
+bool FillParams(const PrepareRequest& r, const std::string& op, DataType dt, UnaryParams* p) {
+  const ir::AttrMap& a = r.node->attrs();
+  const int inputs = r.node->num_inputs();
+  if (op == "Clip") {
+    const bool is_f32 = dt == DataType::kFloat;
+    p->lo = is_f32 ? std::numeric_limits<float>::lowest() : std::numeric_limits<double>::lowest();
+    p->hi = is_f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
+    if (r.opset < 11) {
+      if (inputs != 1) return false;
+      p->lo = a.GetFloat("min", std::numeric_limits<float>::lowest());
+      p->hi = a.GetFloat("max", std::numeric_limits<float>::max());
+      return true;
+    }
+    return inputs <= 3 && ClipBound(r, 1, dt, &p->lo) && ClipBound(r, 2, dt, &p->hi);
+  }
+  if (inputs != 1) return false;
+  if (op == "LeakyRelu") p->alpha = a.GetFloat("alpha", 0.01f);
+  if (op == "Elu") p->alpha = a.GetFloat("alpha", 1.0f);
+  if (op == "Selu") {
+    p->alpha = a.GetFloat("alpha", 1.67326319217681884765625f);
+    p->gamma = a.GetFloat("gamma", 1.05070102214813232421875f);
+  }
+  if (op == "HardSigmoid") {
+    p->alpha = a.GetFloat("alpha", 0.2f);
+    p->beta = a.GetFloat("beta", 0.5f);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<PreparedKernel> PrepareUnary(const PrepareRequest& r) {
+  if (!SameShapeIo(r)) return nullptr;
+  const std::string& op = r.node->op_type();
+  const DataType dt = r.input_descs[0].dtype;
+  for (const UnaryEntry& e : kUnaryOps) {
+    if (op != e.op) continue;
+    const char* impl = nullptr;
+    rt::TaskFn fn = PickTask(e, dt, &impl);
+    UnaryParams params;
+    if (fn == nullptr || !FillParams(r, op, dt, &params)) return nullptr;
+    return std::make_unique<UnaryKernel>(fn, impl, NumElements(r.input_descs[0].shape.dims()), params,
+                                         r.node->num_inputs());
+  }
+  return nullptr;
+}
+
+std::unique_ptr<PreparedKernel> PreparePowScalar(const PrepareRequest& r) {
+  if (r.node->num_inputs() != 2 || r.node->num_outputs() != 1) return nullptr;
+  if (!InputPresent(r, 0) || !InputPresent(r, 1) || !OutputPresent(r, 0)) return nullptr;
+  const Tensor* e = ConstInput(r, 1);
+  const TensorDesc& base = r.input_descs[0];
+  const TensorDesc& out = r.output_descs[0];
+  if (e == nullptr || e->numel() != 1 || e->dtype() == DataType::kBool || !IsFloatingPoint(base.dtype)) return nullptr;
+  // The exponent may have a higher rank than the base ([] ** [1,1]); the element count is the base's either way.
+  if (out.dtype != base.dtype || NumElements(out.shape.dims()) != NumElements(base.shape.dims())) return nullptr;
+  if (out.shape.rank() != std::max(base.shape.rank(), static_cast<int>(e->dims().size())) ||
+      !PlanBroadcast(base.shape.dims(), e->dims(), out.shape.dims()).ok()) {
+    return nullptr;  // not the planned broadcast: ref reports it
+  }
+  UnaryParams params;
+  params.exponent = e->GetAsDouble(0);
+  const char* mode = params.exponent == 2.0   ? "square"
+                     : params.exponent == 1.0 ? "copy"
+                     : params.exponent == 0.5 ? "half"
+                                              : "generic";
+  for (const UnaryEntry& entry : kPowOps) {
+    if (std::strcmp(entry.op, mode) != 0) continue;
+    const char* impl = nullptr;
+    rt::TaskFn fn = PickTask(entry, base.dtype, &impl);
+    if (fn == nullptr) return nullptr;
+    return std::make_unique<UnaryKernel>(fn, impl, NumElements(base.shape.dims()), params, 2);
+  }
+  return nullptr;
+}
+
+}  // namespace ge::exec

@@ -1,0 +1,250 @@
+// End to end through the public API: an IR-text model compiled by compiler::CompileToOm, loaded with
+// ge::OfflineModel from memory and from a file (SinkModelLoader), run synchronously and asynchronously 10,000
+// times from 4 threads each, every output compared with the Interpreter. Also the loader with ModelManager and
+// ModelExecutor on real models.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "base/tensor.h"
+#include "compiler/model_compiler.h"
+#include "ge/model.h"
+#include "interpreter/interpreter.h"
+#include "ir/text_parser.h"
+#include "runtime/v1/model_executor.h"
+#include "runtime/v1/runtime_context.h"
+
+namespace ge::runtime {
+namespace {
+
+const char* kModel = R"(
+opset "" 17
+graph addrelu(%x: float32[4,16], %y: float32[4,16]) {
+  const %b: float32[16] = [0.5, -0.5, 1, -1, 0.25, -0.25, 2, -2, 0, 0.1, -0.1, 3, -3, 0.75, -0.75, 1.5]
+  n0: %s = Add(%x, %y)
+  n1: %r = Relu(%s)
+  n2: %t = Add(%r, %b)
+  n3: %u = Relu(%t)
+  n4: %v = Mul(%u, %x)
+  return %v, %t
+})";
+
+constexpr int kThreads = 4;
+constexpr int kRuns = 10000;
+constexpr int kDistinctInputs = 16;
+constexpr size_t kElems = 64, kBytes = kElems * sizeof(float);
+
+std::vector<uint8_t> CompileModel(compiler::CompileReport* report) {
+  auto m = ir::ParseModelText(kModel);
+  EXPECT_TRUE(m.ok()) << m.status().ToString();
+  compiler::CompileOptions options;
+  auto bytes = compiler::CompileToOm(**m, options, report);
+  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
+  return bytes.ok() ? std::move(*bytes) : std::vector<uint8_t>{};
+}
+
+// kDistinctInputs input pairs and their interpreter outputs.
+struct Cases {
+  std::vector<std::vector<float>> x, y, out0, out1;
+};
+
+Cases MakeCases() {
+  Cases c;
+  auto model = ir::ParseModelText(kModel).value();
+  auto interp = Interpreter::Create(model.get()).value();
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> dist(-2.f, 2.f);
+  for (int i = 0; i < kDistinctInputs; ++i) {
+    std::vector<float> x(kElems), y(kElems);
+    for (auto& v : x) v = dist(rng);
+    for (auto& v : y) v = dist(rng);
+    std::vector<Value> in = {Value(Tensor::FromVector(x, {4, 16})), Value(Tensor::FromVector(y, {4, 16}))}, out;
+    Status st = interp->Run(in, &out);
+    EXPECT_TRUE(st.ok()) << st.ToString();
+    EXPECT_EQ(out.size(), 2u);
+    const float* o0 = out[0].tensor.data<float>();
+    const float* o1 = out[1].tensor.data<float>();
+    c.x.push_back(x);
+    c.y.push_back(y);
+    c.out0.emplace_back(o0, o0 + kElems);
+    c.out1.emplace_back(o1, o1 + kElems);
+  }
+  return c;
+}
+
+double MaxRelDiff(const float* a, const std::vector<float>& ref) {
+  double worst = 0;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    worst = std::max(worst, std::abs(double(a[i]) - ref[i]) / std::max(1.0, std::abs(double(ref[i]))));
+  }
+  return worst;
+}
+
+// Output buffers for one run.
+struct Outs {
+  std::vector<float> o0 = std::vector<float>(kElems), o1 = std::vector<float>(kElems);
+};
+
+class SinkIntegration : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    bytes_ = new std::vector<uint8_t>(CompileModel(&report_));
+    cases_ = new Cases(MakeCases());
+    path_ = new std::string(::testing::TempDir() + "ge_rt1_addrelu.om");
+    std::ofstream f(*path_, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(bytes_->data()), static_cast<std::streamsize>(bytes_->size()));
+  }
+  static void TearDownTestSuite() {
+    std::remove(path_->c_str());
+    delete bytes_;
+    delete cases_;
+    delete path_;
+  }
+
+  static std::vector<InputBuffer> Inputs(int c) {
+    return {{cases_->x[c].data(), kBytes}, {cases_->y[c].data(), kBytes}};
+  }
+  static std::vector<OutputBuffer> Outputs(Outs& o) { return {{o.o0.data(), kBytes}, {o.o1.data(), kBytes}}; }
+  static bool Matches(const Outs& o, int c) {
+    return MaxRelDiff(o.o0.data(), cases_->out0[c]) <= 1e-6 && MaxRelDiff(o.o1.data(), cases_->out1[c]) <= 1e-6;
+  }
+
+  static std::vector<uint8_t>* bytes_;
+  static Cases* cases_;
+  static std::string* path_;
+  static compiler::CompileReport report_;
+};
+std::vector<uint8_t>* SinkIntegration::bytes_ = nullptr;
+Cases* SinkIntegration::cases_ = nullptr;
+std::string* SinkIntegration::path_ = nullptr;
+compiler::CompileReport SinkIntegration::report_;
+
+TEST_F(SinkIntegration, LoadsFromMemoryAndFileWithTheSameDescriptions) {
+  ASSERT_TRUE(report_.static_model) << report_.dynamic_reason;
+  auto mem = OfflineModel::LoadFromMemory(bytes_->data(), bytes_->size());
+  ASSERT_TRUE(mem.ok()) << mem.status().ToString();
+  auto file = OfflineModel::LoadFromFile(*path_);
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  for (OfflineModel* m : {mem->get(), file->get()}) {
+    EXPECT_EQ(m->name(), "addrelu");
+    ASSERT_EQ(m->inputs().size(), 2u);
+    ASSERT_EQ(m->outputs().size(), 2u);
+    EXPECT_EQ(m->inputs()[0].name, "x");
+    EXPECT_EQ(m->inputs()[1].name, "y");
+    EXPECT_EQ(m->inputs()[0].dtype, DataType::kFloat);
+    EXPECT_EQ(m->inputs()[0].dims, (std::vector<int64_t>{4, 16}));
+    EXPECT_EQ(m->inputs()[0].bytes, kBytes);
+    EXPECT_EQ(m->outputs()[1].bytes, kBytes);
+    EXPECT_EQ(m->feature_map_bytes(), report_.feature_map_bytes);
+  }
+  auto missing = OfflineModel::LoadFromFile(*path_ + ".missing");
+  EXPECT_FALSE(missing.ok());
+  std::vector<uint8_t> junk(300, 7);
+  EXPECT_FALSE(OfflineModel::LoadFromMemory(junk.data(), junk.size()).ok());
+}
+
+TEST_F(SinkIntegration, SyncRunsFromFourThreadsMatchTheInterpreter) {
+  auto m = OfflineModel::LoadFromFile(*path_, OfflineModelOptions{1});
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  std::atomic<int> good{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      Outs o;
+      for (int i = t; i < kRuns; i += kThreads) {
+        const int c = i % kDistinctInputs;
+        Status st = (*m)->Execute(Inputs(c), Outputs(o));
+        ASSERT_TRUE(st.ok()) << st.ToString();
+        ASSERT_TRUE(Matches(o, c)) << "run " << i;
+        good++;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(good.load(), kRuns);
+}
+
+TEST_F(SinkIntegration, AsyncRunsFromFourThreadsCompleteOnceAndMatch) {
+  OfflineModelOptions options;
+  options.intra_op_threads = 1;
+  options.async_queue_capacity = 32;
+  auto m = OfflineModel::LoadFromMemory(bytes_->data(), bytes_->size(), options);
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  std::vector<Outs> outs(kRuns);
+  std::vector<std::atomic<int>> calls(kRuns);
+  std::atomic<int> ok{0}, done{0};
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = t; i < kRuns; i += kThreads) {
+        Status st = (*m)->ExecuteAsync(Inputs(i % kDistinctInputs), Outputs(outs[i]), [&, i](const Status& s) {
+          calls[i]++;
+          if (s.ok()) ok++;
+          std::lock_guard<std::mutex> lk(mu);
+          done++;
+          cv.notify_all();
+        });
+        ASSERT_TRUE(st.ok()) << st.ToString();
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  {
+    std::unique_lock<std::mutex> lk(mu);
+    cv.wait(lk, [&] { return done.load() == kRuns; });
+  }
+  EXPECT_EQ(ok.load(), kRuns);
+  for (int i = 0; i < kRuns; ++i) {
+    ASSERT_EQ(calls[i].load(), 1) << i;
+    ASSERT_TRUE(Matches(outs[i], i % kDistinctInputs)) << "run " << i;
+  }
+  EXPECT_TRUE((*m)->Unload().ok());
+}
+
+TEST_F(SinkIntegration, BorrowedImageAndCallerFeatureMap) {
+  ASSERT_GT(report_.feature_map_bytes, 0u);
+  auto fm = Tensor::Create(DataType::kUint8, {static_cast<int64_t>(report_.feature_map_bytes)}).value();
+  OfflineModelOptions options;
+  options.borrow_model_data = true;
+  options.feature_map = fm.raw_data();
+  options.feature_map_size = fm.nbytes();
+  auto m = OfflineModel::LoadFromMemory(bytes_->data(), bytes_->size(), options);
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  EXPECT_EQ((*m)->feature_map_bytes(), 0u);  // the caller's memory, not the model's
+  Outs o;
+  ASSERT_TRUE((*m)->Execute(Inputs(3), Outputs(o)).ok());
+  EXPECT_TRUE(Matches(o, 3));
+}
+
+TEST_F(SinkIntegration, ModelExecutorEvictsRealModels) {
+  RuntimeContextOptions co;
+  co.device.intra_op_threads = 1;
+  co.loader = SinkModelLoader();
+  auto ctx = RuntimeContext::Create(std::move(co)).value();
+  const size_t fm = report_.feature_map_bytes;
+  ModelExecutor ex(&ctx->models(), ModelExecutorOptions{2 * fm});
+  for (GraphId g = 1; g <= 3; ++g) ASSERT_TRUE(ex.AddGraph(g, ModelSource::File(*path_)).ok());
+  for (GraphId g = 1; g <= 3; ++g) {
+    Outs o;
+    std::vector<DataBuffer> in = {{cases_->x[g].data(), kBytes}, {cases_->y[g].data(), kBytes}};
+    ASSERT_TRUE(ex.RunGraph(g, in, {{o.o0.data(), kBytes}, {o.o1.data(), kBytes}}).ok());
+    EXPECT_TRUE(Matches(o, g));
+  }
+  EXPECT_FALSE(ex.state(1)->loaded);  // the least recently used made room for graph 3
+  EXPECT_TRUE(ex.state(2)->loaded && ex.state(3)->loaded);
+  EXPECT_EQ(ex.loaded_bytes(), 2 * fm);
+  EXPECT_EQ(ctx->models().usage().feature_map_bytes, 2 * fm);
+}
+
+}  // namespace
+}  // namespace ge::runtime

@@ -1,0 +1,79 @@
+// SinkModel: a loaded static offline model (GE's DavinciModel; seed 002 §2-3). Load runs the seed's init stages:
+//   InitModelMem  - feature-map memory from the device pool, or the caller's (SinkModelOptions::feature_map);
+//                   weights stay in the .om mapping (never copied); constants address it directly.
+//   InitIoNodes   - records every kernel argument slot that addresses a graph input or output (zero-copy slots).
+//   InitNodes     - prepares one kernel per node (exec::PrepareKernel) with its slots resolved.
+//   DoTaskSink    - builds the rt::Model: tasks bound to streams, events, end-graph; Finalize.
+// Execute (GE's NnExecute) patches the zero-copy slots with the caller's buffers and runs the whole task list in
+// one call; no per-node host work.
+//
+// Threading: every method is thread-safe. Executions of one SinkModel are serialized (it owns one feature-map
+// memory); Abort may be called from any thread. Lifetime: the SinkModel keeps the OmReader (the mapping) alive;
+// the rt::Device must outlive it.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "base/tensor_desc.h"
+#include "om/om_reader.h"
+#include "rt/device.h"
+#include "runtime/v1/executable_model.h"
+
+namespace ge::runtime {
+
+struct SinkModelOptions {
+  // Caller-provided feature-map memory (GE's "Set*MemoryBase"): at least feature_map_bytes(), 64-byte aligned,
+  // valid and unused by others for the model's lifetime. nullptr: the model allocates it from the device pool.
+  void* feature_map = nullptr;
+  size_t feature_map_size = 0;
+};
+
+struct SinkModelStats {
+  size_t feature_map_bytes = 0;
+  size_t weights_bytes = 0;        // WEIGHTS_DATA, mapped not copied
+  int num_streams = 0;
+  int num_events = 0;
+  size_t num_tasks = 0;            // over all streams
+  size_t num_zero_copy_slots = 0;  // kernel argument slots patched per execution
+  size_t num_ref_kernels = 0;      // nodes that run the reference-kernel adapter
+};
+
+class SinkModel final : public ExecutableModel {
+ public:
+  // |om| must hold a compiled (OmModelType::kStandard), static model. |device| must outlive the model.
+  static StatusOr<std::unique_ptr<SinkModel>> Load(std::shared_ptr<const om::OmReader> om, rt::Device* device,
+                                                   const SinkModelOptions& options = {});
+  ~SinkModel() override;
+  SinkModel(const SinkModel&) = delete;
+  SinkModel& operator=(const SinkModel&) = delete;
+
+  const std::string& name() const override;
+  const std::vector<IoDesc>& inputs() const override;
+  const std::vector<IoDesc>& outputs() const override;
+  const SinkModelStats& stats() const;
+
+  // NnExecute on the calling thread: checks counts and sizes (InvalidArgument naming the input or output),
+  // binds the buffers and runs every task. Aborted when Abort() stops it.
+  Status Execute(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs) override;
+  // NnExecute on a caller's stream: validates now, enqueues bind + run; the buffers must stay valid until the
+  // stream has passed the model (Synchronize). A failure becomes the stream's sticky error.
+  Status ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
+                      rt::Stream& stream) override;
+  // Stops the running execution between tasks (it returns Aborted) and refuses new ones until ResetAbort().
+  void Abort() override;
+  void ResetAbort() override;
+
+  struct Impl;  // defined in sink_model.cc
+
+ private:
+  explicit SinkModel(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ge::runtime

@@ -1,0 +1,128 @@
+// ge compile: ONNX model → .om (DESIGN.md §9). A static graph becomes a compiled model (memory plan, streams,
+// tasks) for the sink runtime; a graph the sink cannot run becomes an IR .om flagged dynamic (interpreter).
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
+#include "commands.h"
+#include "compiler/model_compiler.h"
+#include "flags.h"
+#include "ir/dump.h"
+#include "parser/onnx/onnx_parser.h"
+
+namespace ge::cli {
+
+namespace {
+
+int Fail(const Status& s) {
+  std::fprintf(stderr, "ge compile: %s\n", s.ToString().c_str());
+  return 1;
+}
+
+// "name:1,3,224,224;name2:1,128" (GE's --input_shape).
+StatusOr<std::map<std::string, Dims>> ParseInputShapes(const std::string& spec) {
+  std::map<std::string, Dims> out;
+  std::stringstream all(spec);
+  std::string item;
+  while (std::getline(all, item, ';')) {
+    if (item.empty()) continue;
+    const size_t colon = item.rfind(':');
+    if (colon == std::string::npos || colon == 0) {
+      return InvalidArgument("--input_shape item '" + item + "' is not NAME:D1,D2,...");
+    }
+    Dims dims;
+    std::stringstream ds(item.substr(colon + 1));
+    std::string d;
+    while (std::getline(ds, d, ',')) {
+      char* end = nullptr;
+      errno = 0;
+      long long v = std::strtoll(d.c_str(), &end, 10);
+      if (d.empty() || *end != '\0' || errno != 0 || v < 0 || v > (int64_t{1} << 40)) {
+        return InvalidArgument("--input_shape item '" + item + "': bad dim '" + d + "'");
+      }
+      dims.push_back(v);
+    }
+    out[item.substr(0, colon)] = dims;
+  }
+  return out;
+}
+
+}  // namespace
+
+int CompileCommand(int argc, char** argv) {
+  auto flags_or = ParseFlags(argc, argv, 2,
+                             {"model", "output", "input_shape", "precision_mode", "external_weight", "threads",
+                              "option", "json", "dump_graph"});
+  if (!flags_or.ok()) return Fail(flags_or.status());
+  const Flags& flags = *flags_or;
+  const std::string model_path = flags.Get("model");
+  const std::string out_path = flags.Get("output");
+  if (model_path.empty() || out_path.empty()) return Fail(InvalidArgument("--model=M.onnx and --output=M.om are required"));
+  const std::string precision = flags.Get("precision_mode", "fp32");
+  if (precision != "fp32" && precision != "allow_bf16") {
+    return Fail(InvalidArgument("--precision_mode must be fp32 or allow_bf16, got '" + precision + "'"));
+  }
+  auto external = flags.GetInt("external_weight", 0, 0, 2);
+  if (!external.ok()) return Fail(external.status());
+  if (*external != 0) {
+    return Fail(Unimplemented("--external_weight=" + std::to_string(*external) +
+                              ": external weight files are not supported yet; weights go into the .om"));
+  }
+  auto threads = flags.GetInt("threads", 1, 1, 1024);
+  if (!threads.ok()) return Fail(threads.status());
+
+  compiler::CompileOptions options;
+  if (flags.Has("input_shape")) {
+    auto shapes = ParseInputShapes(flags.Get("input_shape"));
+    if (!shapes.ok()) return Fail(shapes.status());
+    options.input_shapes = *shapes;
+  }
+  for (const std::string& kv : flags.GetAll("option")) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) return Fail(InvalidArgument("--option wants KEY=VALUE, got '" + kv + "'"));
+    options.ge_options[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  auto model = onnx_parser::ParseModelFile(model_path);
+  if (!model.ok()) return Fail(model.status());
+  compiler::CompileReport report;
+  Status s = compiler::CompileToOmFile(**model, options, out_path, &report);
+  if (flags.Has("dump_graph")) {  // the optimized graph in the IR text form, written even when the build failed
+    FILE* f = std::fopen(flags.Get("dump_graph").c_str(), "w");
+    if (f != nullptr) {
+      std::string text = ir::DumpModelText(**model);
+      std::fwrite(text.data(), 1, text.size(), f);
+      std::fclose(f);
+    }
+  }
+  if (!s.ok()) return Fail(s);
+  for (const std::string& note : report.notes) std::fprintf(stderr, "ge compile: note: %s\n", note.c_str());
+  if (precision == "allow_bf16") {
+    std::fprintf(stderr, "ge compile: note: allow_bf16 has no effect yet; every kernel computes in fp32\n");
+  }
+  if (flags.GetBool("json")) {
+    std::printf("{\"output\":\"%s\",\"static\":%s,\"nodes_before\":%zu,\"nodes_after\":%zu,\"feature_map_bytes\":%llu,"
+                "\"feature_map_lower_bound_bytes\":%llu,\"weights_bytes\":%llu,\"streams\":%d,\"events\":%d,"
+                "\"tasks\":%zu}\n",
+                out_path.c_str(), report.static_model ? "true" : "false", report.nodes_before, report.nodes_after,
+                static_cast<unsigned long long>(report.feature_map_bytes),
+                static_cast<unsigned long long>(report.feature_map_lower_bound_bytes),
+                static_cast<unsigned long long>(report.weights_bytes), report.num_streams, report.num_events,
+                report.num_tasks);
+  } else if (report.static_model) {
+    std::printf("compiled %s -> %s: %zu nodes (from %zu), feature map %llu bytes (lower bound %llu, %s), weights "
+                "%llu bytes, %d streams, %d events, %zu tasks\n",
+                model_path.c_str(), out_path.c_str(), report.nodes_after, report.nodes_before,
+                static_cast<unsigned long long>(report.feature_map_bytes),
+                static_cast<unsigned long long>(report.feature_map_lower_bound_bytes), report.memory_strategy.c_str(),
+                static_cast<unsigned long long>(report.weights_bytes), report.num_streams, report.num_events,
+                report.num_tasks);
+  } else {
+    std::printf("compiled %s -> %s as a dynamic model (runs on the interpreter): %s\n", model_path.c_str(),
+                out_path.c_str(), report.dynamic_reason.c_str());
+  }
+  return 0;
+}
+
+}  // namespace ge::cli

@@ -1,0 +1,174 @@
+// ge inspect M.om [--json]: header, partitions, memory plan (weights / feature map), streams, events, tasks.
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "commands.h"
+#include "flags.h"
+#include "om/ir_om.h"
+#include "om/model_def.pb.h"
+#include "om/om_reader.h"
+
+namespace ge::cli {
+
+namespace {
+
+int Fail(const Status& s) {
+  std::fprintf(stderr, "ge inspect: %s\n", s.ToString().c_str());
+  return 1;
+}
+
+std::string Quote(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      o += buf;
+    } else {
+      o += c;
+    }
+  }
+  return o + "\"";
+}
+
+// Ordered key/value pairs printed as JSON or as "key: value" lines.
+struct Report {
+  std::vector<std::pair<std::string, std::string>> fields;  // value already JSON-encoded
+  void Add(const std::string& k, const std::string& json) { fields.emplace_back(k, json); }
+  void Add(const std::string& k, uint64_t v) { fields.emplace_back(k, std::to_string(v)); }
+  void AddStr(const std::string& k, const std::string& v) { fields.emplace_back(k, Quote(v)); }
+  std::string Json() const {
+    std::string o = "{";
+    for (size_t i = 0; i < fields.size(); ++i) o += (i ? "," : "") + Quote(fields[i].first) + ":" + fields[i].second;
+    return o + "}";
+  }
+};
+
+std::string IoJson(const google::protobuf::RepeatedPtrField<proto::IoProto>& list,
+                   const proto::ModelDefProto& def) {
+  std::string o = "[";
+  for (int i = 0; i < list.size(); ++i) {
+    const proto::IoProto& io = list[i];
+    const proto::TensorDescProto& d = io.desc();
+    std::string dims = "[";
+    for (int k = 0; k < d.shape().dims_size(); ++k) dims += (k ? "," : "") + std::to_string(d.shape().dims(k));
+    dims += "]";
+    o += (i ? "," : "") + std::string("{\"name\":") + Quote(io.name()) + ",\"dtype\":" +
+         Quote(DataTypeName(static_cast<DataType>(d.dtype()))) + ",\"dims\":" + dims +
+         ",\"bytes\":" + std::to_string(io.size()) + "}";
+  }
+  (void)def;
+  return o + "]";
+}
+
+void AddCompiled(const om::OmReader& reader, Report* r, Status* status) {
+  proto::ModelDefProto def;
+  proto::TaskListProto tasks;
+  om::ByteSpan d = reader.partition(om::PartitionType::kModelDef);
+  om::ByteSpan t = reader.partition(om::PartitionType::kTaskInfo);
+  if (!def.ParseFromArray(d.data, static_cast<int>(d.size)) || !tasks.ParseFromArray(t.data, static_cast<int>(t.size))) {
+    *status = DataLoss("MODEL_DEF or TASK_INFO does not parse");
+    return;
+  }
+  const proto::MemoryPlanProto& m = def.memory();
+  r->Add("feature_map_bytes", m.feature_map_bytes());
+  r->Add("feature_map_lower_bound_bytes", m.feature_map_lower_bound_bytes());
+  r->Add("weights_bytes", m.weights_bytes());
+  r->Add("graph_input_bytes", m.graph_input_bytes());
+  r->Add("graph_output_bytes", m.graph_output_bytes());
+  r->AddStr("memory_strategy", m.strategy());
+  std::string tried = "{";
+  for (int i = 0; i < m.tried_size(); ++i) {
+    tried += (i ? "," : "") + Quote(m.tried(i).name()) + ":" + std::to_string(m.tried(i).feature_map_bytes());
+  }
+  r->Add("memory_strategies", tried + "}");
+  r->Add("inplace_pairs", m.inplace_pairs());
+  r->Add("reuse_disabled", m.reuse_disabled() ? "true" : "false");
+  r->Add("streams", static_cast<uint64_t>(def.num_streams()));
+  r->Add("events", static_cast<uint64_t>(def.num_events()));
+  r->Add("pruned_events", static_cast<uint64_t>(def.pruned_events()));
+  std::map<int, uint64_t> by_type;
+  std::map<int, uint64_t> by_stream;
+  for (const proto::TaskDefProto& task : tasks.tasks()) {
+    ++by_type[task.type()];
+    ++by_stream[task.stream()];
+  }
+  r->Add("tasks", static_cast<uint64_t>(tasks.tasks_size()));
+  std::string types = "{";
+  bool first = true;
+  for (auto [type, n] : by_type) {
+    types += (first ? "" : ",") + Quote(proto::TaskDefProto::Type_Name(static_cast<proto::TaskDefProto::Type>(type))) +
+             ":" + std::to_string(n);
+    first = false;
+  }
+  r->Add("tasks_by_type", types + "}");
+  std::string streams = "[";
+  for (int s = 0; s < def.num_streams(); ++s) streams += (s ? "," : "") + std::to_string(by_stream[s]);
+  r->Add("tasks_per_stream", streams + "]");
+  std::map<std::string, uint64_t> ops;
+  for (const proto::NodeProto& n : def.ir().graph().nodes()) ++ops[n.op_type()];
+  r->Add("nodes", static_cast<uint64_t>(def.ir().graph().nodes_size()));
+  r->Add("transdata_nodes", ops.count("TransData") ? ops["TransData"] : 0);
+  std::string op_json = "{";
+  first = true;
+  for (auto& [op, n] : ops) {
+    op_json += (first ? "" : ",") + Quote(op) + ":" + std::to_string(n);
+    first = false;
+  }
+  r->Add("ops", op_json + "}");
+  r->Add("inputs", IoJson(def.inputs(), def));
+  r->Add("outputs", IoJson(def.outputs(), def));
+}
+
+}  // namespace
+
+int InspectCommand(int argc, char** argv) {
+  auto flags_or = ParseFlags(argc, argv, 2, {"model", "json"});
+  if (!flags_or.ok()) return Fail(flags_or.status());
+  const Flags& flags = *flags_or;
+  std::string path = flags.Get("model");
+  if (path.empty() && !flags.positional.empty()) path = flags.positional[0];
+  if (path.empty()) return Fail(InvalidArgument("usage: ge inspect M.om [--json]"));
+  om::VerifyOptions vo;
+  vo.check_isa = false;  // inspecting a model built for another CPU is fine; the ISA is reported
+  auto reader_or = om::OmReader::Open(path, vo);
+  if (!reader_or.ok()) return Fail(reader_or.status());
+  const om::OmReader& reader = **reader_or;
+  const om::OmHeader& h = reader.header();
+  Report r;
+  r.AddStr("model", h.name);
+  r.Add("format_version", static_cast<uint64_t>(h.format_version));
+  r.AddStr("model_type", h.model_type == om::OmModelType::kStandard ? "compiled" : "ir");
+  r.Add("dynamic", h.dynamic ? "true" : "false");
+  r.Add("file_bytes", h.total_length);
+  r.AddStr("isa", om::IsaFeatureNames(h.isa.features));
+  r.AddStr("cpu_vendor", h.isa.vendor);
+  std::string parts = "[";
+  for (size_t i = 0; i < h.partitions.size(); ++i) {
+    const om::PartitionInfo& p = h.partitions[i];
+    parts += (i ? "," : "") + std::string("{\"type\":") + Quote(om::PartitionTypeName(p.type)) +
+             ",\"offset\":" + std::to_string(p.offset) + ",\"size\":" + std::to_string(p.size) + "}";
+  }
+  r.Add("partitions", parts + "]");
+  Status status;
+  if (h.model_type == om::OmModelType::kStandard) {
+    AddCompiled(reader, &r, &status);
+  } else {
+    auto m = om::ReadIrOm(reader);
+    if (!m.ok()) return Fail(m.status());
+    r.Add("nodes", static_cast<uint64_t>((*m)->graph->num_nodes()));
+  }
+  if (!status.ok()) return Fail(status);
+  if (flags.GetBool("json")) {
+    std::printf("%s\n", r.Json().c_str());
+  } else {
+    for (auto& [k, v] : r.fields) std::printf("%-30s %s\n", (k + ":").c_str(), v.c_str());
+  }
+  return 0;
+}
+
+}  // namespace ge::cli

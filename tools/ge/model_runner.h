@@ -1,0 +1,42 @@
+// What `ge run` drives: a model opened from .onnx (interpreter), from an IR .om (interpreter; dynamic models
+// until runtime v2), or from a compiled .om (runtime v1 SinkModel, zero-copy IO into tensors allocated once).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "base/tensor_desc.h"
+#include "base/value.h"
+#include "ir/graph.h"
+
+namespace ge::cli {
+
+struct ModelIo {
+  std::string name;
+  TensorDesc desc;
+};
+
+class ModelRunner {
+ public:
+  virtual ~ModelRunner() = default;
+  virtual const char* engine() const = 0;  // "interpreter" or "sink"
+  virtual const std::vector<ModelIo>& inputs() const = 0;
+  virtual const std::vector<ModelIo>& outputs() const = 0;
+  // Checks |inputs| against the declarations, runs once, fills |outputs| in graph-output order.
+  virtual Status Run(const std::vector<Value>& inputs, std::vector<Value>* outputs) = 0;
+};
+
+struct OpenOptions {
+  int threads = 1;  // intra-op threads of the sink runtime's device
+  uint64_t seed = 0;
+};
+
+// Opens |path| by content: an .om (magic "GEOM") or else ONNX. Load is everything until ready to execute.
+StatusOr<std::unique_ptr<ModelRunner>> OpenModel(const std::string& path, const OpenOptions& options);
+// Runs an IR model on the interpreter.
+StatusOr<std::unique_ptr<ModelRunner>> OpenIrModel(std::unique_ptr<ir::Model> model, const OpenOptions& options);
+// Opens an .om image held in memory (taken over).
+StatusOr<std::unique_ptr<ModelRunner>> OpenOmImage(std::vector<uint8_t> image, const OpenOptions& options);
+
+}  // namespace ge::cli
