@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Model tests: exports the zoo (export_models.py) once into WORKDIR, runs each model through `ge run`, and checks
-its output against PyTorch's with relative L2 error <= 1e-4.
+its output against PyTorch's with relative L2 error <= 1e-4; then compiles it (`ge compile`) and checks that the .om's
+output equals the interpreter's within relative L2 1e-5.
 usage: check_models.py GE_BINARY WORKDIR [name ...]   (exit 77 = skipped: no python3-torch)"""
 import os
 import subprocess
@@ -41,7 +42,24 @@ for name in models:
         continue
     err = np.linalg.norm(got - ref) / max(np.linalg.norm(ref), 1e-30)
     ok = np.isfinite(err) and err <= 1e-4
-    print(f"{'ok  ' if ok else 'FAIL'} {name}: relative L2 error {err:.2e}", flush=True)
+    line = f"{name}: relative L2 error {err:.2e}"
+    om = os.path.join(work, name + ".om")
+    out_om = os.path.join(work, name + ".out_om")
+    r = subprocess.run([ge, "compile", f"--model={work}/{name}.onnx", f"--output={om}"], capture_output=True,
+                       text=True, timeout=900)
+    if r.returncode == 0:
+        r = subprocess.run([ge, "run", f"--model={om}", f"--input={work}/{name}.in.npy", f"--output_dir={out_om}",
+                            "--json"], capture_output=True, text=True, timeout=900)
+    if r.returncode != 0:
+        ok = False
+        line += f"; .om failed: {r.stderr.strip()[-300:]}"
+    else:
+        engine = "sink" if '"engine":"sink"' in r.stdout else "interpreter"
+        got_om = np.load(os.path.join(out_om, "output.npy")).astype(np.float64)
+        err_om = (np.linalg.norm(got_om - got) / max(np.linalg.norm(got), 1e-30)) if got_om.shape == got.shape else np.inf
+        ok = ok and np.isfinite(err_om) and err_om <= 1e-5
+        line += f"; .om ({engine}) vs interpreter {err_om:.2e}"
+    print(f"{'ok  ' if ok else 'FAIL'} {line}", flush=True)
     failures += 0 if ok else 1
 print(f"{len(models) - failures} passed, {failures} failed")
 sys.exit(1 if failures else 0)

@@ -20,7 +20,14 @@ StatusOr<TensorDesc> Merge(const TensorDesc& declared, const TensorDesc& inferre
   auto conflict = [&]() {
     return InvalidArgument(what + ": inferred " + ir::DescText(inferred) + " contradicts declared " + ir::DescText(declared));
   };
-  if (declared.kind != inferred.kind) return conflict();
+  if (declared.kind != inferred.kind) {
+    // optional(X) against X (either way round): ONNX exporters declare loop-carried optionals either way and the
+    // runtime value satisfies both; keep the declaration.
+    const bool optional_of = (inferred.kind == ValueKind::kOptional && inferred.elem_kind == declared.kind) ||
+                             (declared.kind == ValueKind::kOptional && declared.elem_kind == inferred.kind);
+    if (optional_of) return declared;
+    return conflict();
+  }
   if (declared.dtype != DataType::kUndefined && inferred.dtype != DataType::kUndefined &&
       declared.dtype != inferred.dtype) {
     return conflict();
