@@ -1,5 +1,7 @@
 #include "model_runner.h"
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <cstring>
 
@@ -119,9 +121,12 @@ StatusOr<std::unique_ptr<ModelRunner>> OpenOm(std::unique_ptr<om::OmReader> read
 
 StatusOr<std::unique_ptr<ModelRunner>> OpenModel(const std::string& path, const OpenOptions& options) {
   if (HasOmMagic(path)) {
-    auto reader = om::OmReader::Open(path);
-    if (!reader.ok()) return reader.status().WithContext(path);
-    return OpenOm(std::move(*reader), options, path);
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmReader> reader, om::OmReader::Open(path));
+    return OpenOm(std::move(reader), options, path);
+  }
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+    return DataLoss(path + ": the file is empty");
   }
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, onnx_parser::ParseModelFile(path));
   return InterpreterRunner::Create(std::move(model), nullptr, options.seed);

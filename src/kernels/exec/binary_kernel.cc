@@ -25,12 +25,14 @@ namespace {
       return (expr);               \
     }                              \
   };
+// clang-format off
 GE_EXEC_BINARY(Add, a + b)
 GE_EXEC_BINARY(Sub, a - b)
-GE_EXEC_BINARY(Mul, a * b)  // clang-format: keep the spaces
+GE_EXEC_BINARY(Mul, a * b)
 GE_EXEC_BINARY(Div, a / b)
 GE_EXEC_BINARY(Max, b != b ? b : (a < b ? b : a))
 GE_EXEC_BINARY(Min, b != b ? b : (b < a ? b : a))
+// clang-format on
 #undef GE_EXEC_BINARY
 
 struct Slots {

@@ -40,23 +40,13 @@ constexpr FastEntry kFastKernels[] = {
 
 // Ops whose values are sequences or optionals, or whose ref kernels run subgraphs: never prepared, even when the
 // graph's descs do not say so.
+// clang-format off
 constexpr const char* kDynamicOps[] = {
-    "If",
-    "Loop",
-    "Scan",
-    "SequenceMap",
-    "SequenceConstruct",
-    "SequenceEmpty",
-    "SequenceAt",
-    "SequenceInsert",
-    "SequenceErase",
-    "SequenceLength",
-    "SplitToSequence",
-    "ConcatFromSequence",
-    "Optional",
-    "OptionalHasElement",
+    "If", "Loop", "Scan", "SequenceMap", "SequenceConstruct", "SequenceEmpty", "SequenceAt", "SequenceInsert",
+    "SequenceErase", "SequenceLength", "SplitToSequence", "ConcatFromSequence", "Optional", "OptionalHasElement",
     "OptionalGetElement",
 };
+// clang-format on
 
 bool IsDefaultDomain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
 
