@@ -383,6 +383,7 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
     if (!m.ok()) return m.status().WithContext("MODEL_DEF");
     impl->ir = std::move(*m);
   }
+  if (impl->ir->graph == nullptr) return DataLoss("MODEL_DEF has no graph");
   impl->stats.weights_bytes = om->partition(om::PartitionType::kWeightsData).size;
   GE_RETURN_IF_ERROR(impl->InitModelMem(def, options));
   GE_RETURN_IF_ERROR(impl->InitAddresses(def));
