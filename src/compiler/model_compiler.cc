@@ -81,6 +81,7 @@ StatusOr<std::vector<uint8_t>> CompileToOm(ir::Model& model, const CompileOption
     return om::WriteIrOm(model, wo);
   }
   BuildOptions bo;
+  bo.auto_streams = options.ge_options.count("ge.streamMaxParallelNum") == 0;
   for (const auto& [key, value] : options.ge_options) {
     GE_RETURN_IF_ERROR(ApplyMemoryPlanOption(key, value, &bo.memory));
     GE_RETURN_IF_ERROR(ApplyStreamAllocOption(key, value, &bo.streams));

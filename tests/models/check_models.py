@@ -45,8 +45,9 @@ for name in models:
     line = f"{name}: relative L2 error {err:.2e}"
     om = os.path.join(work, name + ".om")
     out_om = os.path.join(work, name + ".out_om")
-    r = subprocess.run([ge, "compile", f"--model={work}/{name}.onnx", f"--output={om}"], capture_output=True,
-                       text=True, timeout=900)
+    r = subprocess.run([ge, "compile", f"--model={work}/{name}.onnx", f"--output={om}", "--json"],
+                       capture_output=True, text=True, timeout=900)
+    streams = '"streams":' + r.stdout.split('"streams":')[1].split(",")[0] if '"streams":' in r.stdout else ""
     if r.returncode == 0:
         r = subprocess.run([ge, "run", f"--model={om}", f"--input={work}/{name}.in.npy", f"--output_dir={out_om}",
                             "--json"], capture_output=True, text=True, timeout=900)
@@ -58,7 +59,7 @@ for name in models:
         got_om = np.load(os.path.join(out_om, "output.npy")).astype(np.float64)
         err_om = (np.linalg.norm(got_om - got) / max(np.linalg.norm(got), 1e-30)) if got_om.shape == got.shape else np.inf
         ok = ok and np.isfinite(err_om) and err_om <= 1e-5
-        line += f"; .om ({engine}) vs interpreter {err_om:.2e}"
+        line += f"; .om ({engine}{', ' + streams.replace(chr(34), '') if streams else ''}) vs interpreter {err_om:.2e}"
     print(f"{'ok  ' if ok else 'FAIL'} {line}", flush=True)
     failures += 0 if ok else 1
 print(f"{len(models) - failures} passed, {failures} failed")

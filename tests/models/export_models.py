@@ -83,6 +83,9 @@ MODELS = {
     "encoder_op17": (lambda: Encoder(), torch.randint(0, 500, (1, 32)), 17),
     "lstm_gru": (lambda: LstmTagger(), torch.randn(2, 10, 16), 13),
     "unet": (lambda: UNet(), image(1, 64), 16),
+    # Parallel branches (inception modules): compiled onto several streams.
+    "inception_v3": (lambda: torchvision.models.inception_v3(weights=None, aux_logits=False, init_weights=True),
+                     image(1, 299), 15),
 }
 
 for name, (ctor, x, opset) in MODELS.items():

@@ -77,6 +77,7 @@ void AddCompiled(const om::OmReader& reader, Report* r, Status* status) {
   const proto::MemoryPlanProto& m = def.memory();
   r->Add("feature_map_bytes", m.feature_map_bytes());
   r->Add("feature_map_lower_bound_bytes", m.feature_map_lower_bound_bytes());
+  r->Add("concurrent_lower_bound_bytes", m.concurrent_lower_bound_bytes());
   r->Add("weights_bytes", m.weights_bytes());
   r->Add("graph_input_bytes", m.graph_input_bytes());
   r->Add("graph_output_bytes", m.graph_output_bytes());

@@ -66,10 +66,36 @@ StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOpti
 
   GE_ASSIGN_OR_RETURN(std::vector<ir::Node*> topo, g.TopologicalOrder());
   std::vector<const ir::Node*> order(topo.begin(), topo.end());
-  GE_ASSIGN_OR_RETURN(StreamPlan streams, AllocateStreams(g, order, options.streams));
-  GE_RETURN_IF_ERROR(VerifyStreamPlan(g, order, streams));
-  GE_ASSIGN_OR_RETURN(FeatureMapBuffers fm, CollectFeatureMapBuffers(g, order, streams));
-  GE_ASSIGN_OR_RETURN(MemoryPlan plan, PlanMemory(fm.buffers, options.memory));
+  // The lower bound of the order itself: live bytes per step with plain lifetimes (one stream).
+  uint64_t order_lower_bound = 0;
+  {
+    StreamAllocOptions one = options.streams;
+    one.max_streams = 1;
+    GE_ASSIGN_OR_RETURN(StreamPlan serial, AllocateStreams(g, order, one));
+    GE_ASSIGN_OR_RETURN(FeatureMapBuffers serial_fm, CollectFeatureMapBuffers(g, order, serial));
+    MemoryPlanOptions bound_only = options.memory;
+    bound_only.strategies = {PlanStrategy::kGreedyBySize};
+    GE_ASSIGN_OR_RETURN(MemoryPlan serial_plan, PlanMemory(serial_fm.buffers, bound_only));
+    order_lower_bound = serial_plan.feature_map_lower_bound_bytes;
+  }
+  // Memory first: concurrent streams lengthen lifetimes (a buffer cannot be reused while another stream may still
+  // read it). With automatic stream counts, halve the stream budget until the plan fits the memory budget.
+  StreamAllocOptions stream_options = options.streams;
+  StreamPlan streams;
+  FeatureMapBuffers fm;
+  MemoryPlan plan;
+  while (true) {
+    GE_ASSIGN_OR_RETURN(streams, AllocateStreams(g, order, stream_options));
+    GE_RETURN_IF_ERROR(VerifyStreamPlan(g, order, streams));
+    GE_ASSIGN_OR_RETURN(fm, CollectFeatureMapBuffers(g, order, streams));
+    GE_ASSIGN_OR_RETURN(plan, PlanMemory(fm.buffers, options.memory));
+    const double budget = options.stream_memory_budget * static_cast<double>(order_lower_bound);
+    if (!options.auto_streams || stream_options.max_streams <= 1 || options.memory.disable_reuse ||
+        static_cast<double>(plan.feature_map_bytes) <= budget) {
+      break;
+    }
+    stream_options.max_streams /= 2;
+  }
   GE_RETURN_IF_ERROR(plan.Verify(fm.buffers));
 
   CompiledModel out;
@@ -145,7 +171,8 @@ StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOpti
   // Memory summary.
   proto::MemoryPlanProto* mem = def.mutable_memory();
   mem->set_feature_map_bytes(plan.feature_map_bytes);
-  mem->set_feature_map_lower_bound_bytes(plan.feature_map_lower_bound_bytes);
+  mem->set_feature_map_lower_bound_bytes(order_lower_bound);
+  mem->set_concurrent_lower_bound_bytes(plan.feature_map_lower_bound_bytes);
   mem->set_weights_bytes(out.weights.size());
   mem->set_alignment(plan.alignment);
   mem->set_strategy(plan.strategy);

@@ -18,6 +18,10 @@ namespace ge::compiler {
 struct BuildOptions {
   MemoryPlanOptions memory;
   StreamAllocOptions streams;
+  // Automatic stream count: when concurrent streams would need more feature-map memory than this factor times
+  // the order's lower bound, the stream budget is halved (down to one stream). Off when the user set a count.
+  bool auto_streams = true;
+  double stream_memory_budget = 1.15;
   uint64_t seed = 0;
 };
 
