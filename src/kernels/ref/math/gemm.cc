@@ -7,14 +7,12 @@
 #include <cstring>
 #include <vector>
 
+#include "base/target_clones.h"
+
 namespace ge::ref::math {
 namespace {
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
-#define GE_MATH_MULTIVERSION __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define GE_MATH_MULTIVERSION
-#endif
+#define GE_MATH_MULTIVERSION GE_TARGET_CLONES("arch=x86-64-v3", "default")
 
 // 32-byte GCC/Clang vector types: one AVX register under the Haswell clone, two SSE registers otherwise.
 typedef float VecF __attribute__((vector_size(32)));

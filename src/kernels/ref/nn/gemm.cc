@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "base/target_clones.h"
+
 namespace ge::ref::nn {
 namespace {
 
@@ -81,19 +83,19 @@ __attribute__((always_inline)) inline void GemmImpl(int64_t m, int64_t n, int64_
 
 }  // namespace
 
-__attribute__((target_clones("avx2", "default"))) void Gemm(int64_t m, int64_t n, int64_t k, const float* a,
+GE_TARGET_CLONES("avx2", "default") void Gemm(int64_t m, int64_t n, int64_t k, const float* a,
                                                              int64_t lda, const float* b, int64_t ldb, float* c,
                                                              int64_t ldc) {
   GemmImpl(m, n, k, a, lda, b, ldb, c, ldc);
 }
 
-__attribute__((target_clones("avx2", "default"))) void Gemm(int64_t m, int64_t n, int64_t k, const double* a,
+GE_TARGET_CLONES("avx2", "default") void Gemm(int64_t m, int64_t n, int64_t k, const double* a,
                                                              int64_t lda, const double* b, int64_t ldb, double* c,
                                                              int64_t ldc) {
   GemmImpl(m, n, k, a, lda, b, ldb, c, ldc);
 }
 
-__attribute__((target_clones("avx2", "default"))) void Gemm(int64_t m, int64_t n, int64_t k, const int32_t* a,
+GE_TARGET_CLONES("avx2", "default") void Gemm(int64_t m, int64_t n, int64_t k, const int32_t* a,
                                                              int64_t lda, const int32_t* b, int64_t ldb, int32_t* c,
                                                              int64_t ldc) {
   GemmImpl(m, n, k, a, lda, b, ldb, c, ldc);
