@@ -248,3 +248,50 @@ TEST_F(SinkIntegration, ModelExecutorEvictsRealModels) {
 
 }  // namespace
 }  // namespace ge::runtime
+
+namespace ge::runtime {
+namespace {
+
+// A compiled model that takes long enough to time out (~0.1 s): 160 chained 256x256 MatMuls on the reference GEMM.
+TEST(SinkTimeout, RealModelPastItsTimeoutIsAbortedThenRunsAgain) {
+  std::string text = "opset \"\" 17\ngraph slow(%x: float32[256,256]) {\n  const %w: float32[256,256] = <elided 65536 elements>\n";
+  std::string prev = "%x";
+  for (int i = 0; i < 160; ++i) {
+    const std::string out = "%m" + std::to_string(i);
+    text += "  n" + std::to_string(i) + ": " + out + " = MatMul(" + prev + ", " + (i % 2 ? "%w" : prev) + ")\n";
+    prev = out;
+  }
+  text += "  return " + prev + "\n}\n";
+  auto m = ir::ParseModelText(text);
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  auto bytes = compiler::CompileToOm(**m, compiler::CompileOptions());
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  OfflineModelOptions options;
+  options.intra_op_threads = 1;
+  auto model = OfflineModel::LoadFromMemory(bytes->data(), bytes->size(), options);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  std::vector<float> x(256 * 256, 0.f), y(256 * 256, 1.f);
+
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<Status> results;
+  auto done = [&](const Status& s) {
+    std::lock_guard<std::mutex> lk(mu);
+    results.push_back(s);
+    cv.notify_all();
+  };
+  AsyncRunOptions quick;
+  quick.timeout = std::chrono::microseconds(200);
+  ASSERT_TRUE((*model)->ExecuteAsync({{x.data(), x.size() * 4}}, {{y.data(), y.size() * 4}}, done, quick).ok());
+  ASSERT_TRUE((*model)->ExecuteAsync({{x.data(), x.size() * 4}}, {{y.data(), y.size() * 4}}, done).ok());
+  std::unique_lock<std::mutex> lk(mu);
+  ASSERT_TRUE(cv.wait_for(lk, std::chrono::minutes(5), [&] { return results.size() == 2; }));
+  EXPECT_EQ(results[0].code(), StatusCode::kTimeout) << results[0].ToString();
+  EXPECT_NE(results[0].message().find("timeout"), std::string::npos) << results[0].message();
+  EXPECT_TRUE(results[1].ok()) << results[1].ToString();
+  // x is zero, so every product is zero: the second run completed and wrote the whole output.
+  EXPECT_TRUE(std::all_of(y.begin(), y.end(), [](float v) { return v == 0.f; }));
+}
+
+}  // namespace
+}  // namespace ge::runtime
