@@ -103,8 +103,36 @@ Status RefAdapter::StoreOutput(int i) {
   return Status::Ok();
 }
 
+// Lets the ref kernel write straight into the output slots (no allocation, no copy) when a slot shares no byte
+// with any input: AllocateOutput zero-fills what it hands out, which would destroy an aliased input.
+void RefAdapter::BindOutputs() {
+  if (kctx_.preallocated.size() != out_present_.size()) kctx_.preallocated.assign(out_present_.size(), Tensor());
+  if (out_bound_.size() != out_present_.size()) out_bound_.assign(out_present_.size(), nullptr);
+  for (size_t i = 0; i < out_present_.size(); ++i) {
+    void* slot = out_present_[i] ? io_.outputs[i] : nullptr;
+    const TensorDesc& d = kctx_.inferred[i];
+    const size_t nbytes = slot ? static_cast<size_t>(NumElements(d.shape.dims())) * DataTypeSize(d.dtype) : 0;
+    bool usable = slot != nullptr && nbytes != 0 && d.dtype != DataType::kString;
+    const char* lo = static_cast<const char*>(slot);
+    for (size_t k = 0; usable && k < kctx_.inputs.size(); ++k) {
+      const Value* in = kctx_.inputs[k];
+      if (in == nullptr || !in->is_tensor() || !in->tensor.valid()) continue;
+      const char* ilo = static_cast<const char*>(in->tensor.raw_data());
+      usable = ilo + in->tensor.nbytes() <= lo || lo + nbytes <= ilo;
+    }
+    if (!usable) {
+      kctx_.preallocated[i] = Tensor();
+      out_bound_[i] = nullptr;
+    } else if (slot != out_bound_[i]) {
+      kctx_.preallocated[i] = Tensor(d.dtype, d.shape.dims(), TensorStorage::Borrow(slot, nbytes, nullptr));
+      out_bound_[i] = slot;
+    }
+  }
+}
+
 Status RefAdapter::Run() {
   GE_RETURN_IF_ERROR(BindInputs());
+  BindOutputs();
   for (Value& v : kctx_.outputs) v = Value();
   Status s = ref_fn_(kctx_);
   for (int i = 0; s.ok() && i < static_cast<int>(out_present_.size()); ++i) {

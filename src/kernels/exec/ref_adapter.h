@@ -28,6 +28,7 @@ class RefAdapter final : public PreparedKernel {
   static Status Task(void* args, rt::TaskContext& ctx);
   Status Run();
   Status BindInputs();
+  void BindOutputs();
   Status StoreOutput(int i);
 
   ref::RefKernelFn ref_fn_ = nullptr;
@@ -38,6 +39,7 @@ class RefAdapter final : public PreparedKernel {
   std::vector<Value> const_values_;  // per input: the request's constant (kind kNone when not constant)
   std::vector<Value> borrowed_;      // per input: a Tensor borrowing bound_[i]
   std::vector<void*> bound_;         // the slot address borrowed_[i] wraps (re-wrapped when the slot changes)
+  std::vector<void*> out_bound_;     // the output slot kctx_.preallocated[i] wraps (nullptr: none)
   std::mt19937_64 rng_;              // for random ops, seeded from the request
 };
 

@@ -1,11 +1,19 @@
 #include "kernels/ref/kernel_context.h"
 
+#include <cstring>
+
 #include "kernels/ref/kernel_registry.h"
 
 namespace ge::ref {
 
 StatusOr<Tensor*> KernelContext::AllocateOutput(int i, const Dims& dims, DataType dtype) {
   if (i < 0 || i >= num_outputs()) return Internal("output index " + std::to_string(i) + " out of range");
+  if (i < static_cast<int>(preallocated.size()) && preallocated[i].valid() && preallocated[i].dtype() == dtype &&
+      preallocated[i].dims() == dims && dtype != DataType::kString) {
+    std::memset(preallocated[i].raw_data(), 0, preallocated[i].nbytes());
+    outputs[i] = Value(preallocated[i]);
+    return &outputs[i].tensor;
+  }
   auto t = Tensor::Create(dtype, dims);
   if (!t.ok()) return t.status().WithContext("node '" + node_name + "' (" + op_type + ") output " + std::to_string(i));
   outputs[i] = Value(std::move(t).value());

@@ -37,6 +37,9 @@ struct KernelContext {
   std::vector<const Value*> inputs;    // nullptr = omitted optional input
   std::vector<TensorDesc> inferred;    // per output, from inference run with every input value known
   std::vector<Value> outputs;          // the kernel fills these (pre-sized to the node's output count)
+  // Optional, per output: memory the caller wants the output in (a loaded model's planned buffer). AllocateOutput
+  // hands it out (zero-filled) when dtype and dims match; otherwise it allocates as usual. Never aliases an input.
+  std::vector<Tensor> preallocated;
   SubgraphRunner* runner = nullptr;    // for control flow; nullptr when no subgraph can run
   std::mt19937_64* rng = nullptr;      // for random ops; owned by the caller
 
