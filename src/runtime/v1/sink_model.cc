@@ -125,8 +125,8 @@ struct SinkModel::Impl {
   }
 
   Status InitModelMem(const proto::ModelDefProto& def, const SinkModelOptions& options);
-  Status InitAddresses(const proto::ModelDefProto& def);
-  Status InitIo(const proto::ModelDefProto& def);
+  Status InitIoNodes(const proto::ModelDefProto& def);
+  Status InitIoDescs(const proto::ModelDefProto& def);
   Status InitNodes(const proto::ModelDefProto& def, const proto::TaskListProto& tasks);
   Status DoTaskSink(const proto::ModelDefProto& def, const proto::TaskListProto& tasks);
   // Records |slot| as a patch point when |value| is a graph input or output, else writes its address.
@@ -160,7 +160,7 @@ Status SinkModel::Impl::InitModelMem(const proto::ModelDefProto& def, const Sink
   return Status::Ok();
 }
 
-Status SinkModel::Impl::InitAddresses(const proto::ModelDefProto& def) {
+Status SinkModel::Impl::InitIoNodes(const proto::ModelDefProto& def) {
   std::vector<ir::Value*> values = ir->graph->values();
   addresses.assign(values.size(), ValueAddress());
   std::vector<bool> seen(values.size(), false);
@@ -214,7 +214,7 @@ Status SinkModel::Impl::InitAddresses(const proto::ModelDefProto& def) {
   return Status::Ok();
 }
 
-Status SinkModel::Impl::InitIo(const proto::ModelDefProto& def) {
+Status SinkModel::Impl::InitIoDescs(const proto::ModelDefProto& def) {
   std::vector<ir::Value*> values = ir->graph->values();
   auto load = [&](const google::protobuf::RepeatedPtrField<proto::IoProto>& list, std::vector<IoDesc>* out,
                   const char* what) -> Status {
@@ -386,8 +386,8 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
   if (impl->ir->graph == nullptr) return DataLoss("MODEL_DEF has no graph");
   impl->stats.weights_bytes = om->partition(om::PartitionType::kWeightsData).size;
   GE_RETURN_IF_ERROR(impl->InitModelMem(def, options));
-  GE_RETURN_IF_ERROR(impl->InitAddresses(def));
-  GE_RETURN_IF_ERROR(impl->InitIo(def));
+  GE_RETURN_IF_ERROR(impl->InitIoNodes(def));
+  GE_RETURN_IF_ERROR(impl->InitIoDescs(def));
   GE_RETURN_IF_ERROR(impl->InitNodes(def, tasks));
   GE_RETURN_IF_ERROR(impl->DoTaskSink(def, tasks));
   return std::unique_ptr<SinkModel>(new SinkModel(std::move(impl)));

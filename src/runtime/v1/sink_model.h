@@ -1,8 +1,11 @@
 // SinkModel: a loaded static offline model (GE's DavinciModel; seed 002 §2-3). Load runs the seed's init stages:
 //   InitModelMem  - feature-map memory from the device pool, or the caller's (SinkModelOptions::feature_map);
 //                   weights stay in the .om mapping (never copied); constants address it directly.
-//   InitIoNodes   - records every kernel argument slot that addresses a graph input or output (zero-copy slots).
-//   InitNodes     - prepares one kernel per node (exec::PrepareKernel) with its slots resolved.
+//   InitIoNodes   - resolves every value's placement (feature-map offset, constant in the mapping, graph input or
+//                   output index) and the IO descriptions.
+//   InitNodes     - prepares one kernel per node (exec::PrepareKernel, after re-checking its descs with the op's
+//                   inference) and fills its slots; a slot that addresses a graph input or output becomes a
+//                   zero-copy patch point, re-bound to the caller's buffer before every execution.
 //   DoTaskSink    - builds the rt::Model: tasks bound to streams, events, end-graph; Finalize.
 // Execute (GE's NnExecute) patches the zero-copy slots with the caller's buffers and runs the whole task list in
 // one call; no per-node host work.
