@@ -73,9 +73,13 @@ bool CanPrepare(const ir::Node& node) {
   return true;
 }
 
-StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& request) {
+StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& request, const KernelEngines& engines) {
   GE_RETURN_IF_ERROR(ValidateRequest(request));
   const ir::Node& node = *request.node;
+  if (KernelFactory engine = engines.Find(node.engine())) {
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> k, engine(request));
+    if (k != nullptr) return k;
+  }
   if (IsDefaultDomain(node.domain()) && CanPrepare(node)) {
     for (const FastEntry& e : kFastKernels) {
       if (node.op_type() != e.op_type) continue;

@@ -59,13 +59,32 @@ struct PrepareRequest {
   // tensors that outlive the kernel; the same bytes are what the input slot will address.
   std::vector<const Tensor*> const_inputs;
   uint64_t seed = 0;  // for random ops without a seed attribute
+  int intra_op_threads = 1;  // threads one kernel may use (engines with their own thread runtime, e.g. oneDNN/OpenMP)
+};
+
+// An engine's kernel factory (e.g. the dnnl engine's): a kernel for the request, nullptr when the engine does not
+// support it (dtype, attributes, shapes), or an error for a request it should support but cannot prepare.
+using KernelFactory = StatusOr<std::unique_ptr<PreparedKernel>> (*)(const PrepareRequest& request);
+
+// Engine name (ir::Node::engine(), set by the compiler's engine assignment) to its factory. The loader passes the
+// engines it links; a node whose engine is not listed, or whose engine returns nullptr, falls back to the fast
+// CPU kernels and then the reference-kernel adapter.
+struct KernelEngines {
+  std::vector<std::pair<std::string, KernelFactory>> factories;
+  KernelFactory Find(const std::string& engine) const {
+    for (const auto& [name, f] : factories) {
+      if (name == engine) return f;
+    }
+    return nullptr;
+  }
 };
 
 // Picks the fastest implementation that supports the request: a specialised kernel when one exists, else the
 // reference-kernel adapter (which runs the ref kernel on tensors borrowing the slots and copies its outputs into
 // the output slots, checking they have the planned dtype and dims). Fails with Unimplemented naming the node when
 // neither supports it (no ref kernel, or a node that owns subgraphs).
-StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& request);
+StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& request,
+                                                        const KernelEngines& engines = KernelEngines());
 
 // True when the node can run as a prepared kernel at all (no subgraphs, a ref kernel exists, no string, sequence
 // or optional values among its inputs and outputs). The compiler uses it to decide static (sink) versus dynamic.
