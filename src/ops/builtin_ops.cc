@@ -13,6 +13,7 @@ const OpRegistry& BuiltinOps() {
     RegisterMathOps(r);
     RegisterControlOps(r);
     RegisterMiscOps(r);
+    RegisterFusedOps(r);
     return r;
   }();
   return *registry;

@@ -12,5 +12,6 @@ void RegisterIndexOps(OpRegistry* r);
 void RegisterMathOps(OpRegistry* r);
 void RegisterControlOps(OpRegistry* r);
 void RegisterMiscOps(OpRegistry* r);
+void RegisterFusedOps(OpRegistry* r);  // ge::FusedConv, FusedGemm, FusedMatMul (domain "ge")
 
 }  // namespace ge::ops

@@ -26,6 +26,14 @@ std::unique_ptr<GraphPass> CreateIdentityRemovalPass();
 // Folds BatchNormalization (inference mode) into a preceding Conv, Gemm, or MatMul+Add with constant weights.
 std::unique_ptr<GraphPass> CreateBatchNormFoldingPass();
 
+// MatMul followed by an Add of a constant 1-D bias over the last dim (either operand order) -> ge::FusedMatMul(A, W,
+// bias), when nothing else reads the MatMul result.
+std::unique_ptr<GraphPass> CreateMatMulAddFusionPass();
+// Conv / Gemm / MatMul (or their ge:: fused forms without activation) followed by a residual Add (convolutions only)
+// and/or an activation, including the decomposed Silu and erf GELU exporters write -> one ge:: fused node with
+// `activation` / `activation_params`; only when every removed value has no other use (activation_fusion_pass.cc).
+std::unique_ptr<GraphPass> CreateActivationFusionPass();
+
 // Engine assignment: rules are tried in order; the first whose claim returns true owns the node.
 struct EngineRule {
   std::string engine;
@@ -35,7 +43,8 @@ struct EngineRule {
 std::vector<EngineRule> DefaultEngineRules();
 std::unique_ptr<GraphPass> CreateEngineAssignmentPass(std::vector<EngineRule> rules = DefaultEngineRules());
 
-// InferShapes, IdentityRemoval, ConstantFolding, DCE, CSE, BatchNormFolding, ConstantFolding, DCE, InferShapes,
+// InferShapes, IdentityRemoval, ConstantFolding, DCE, CSE and BatchNormFolding repeated to a fixed point; then,
+// unless option "ge.fusion" is "0" (default "1"), MatMulAddFusion and ActivationFusion; then InferShapes and
 // EngineAssignment.
 Status RunPreparePipeline(ir::Model& model, const PassContext& ctx);
 

@@ -61,20 +61,36 @@ TEST(PreparePipeline, ConvBnReluWithDuplicatesAndDeadCode) {
   const %shape: int64[2] = [1, -1]
   const %w_bn: float32[4,3,3,3] = <elided 108 elements>
   const %b_bn: float32[4] = <elided 4 elements>
-  conv: %c: float32[1,4,8,8] = Conv(%x, %w_bn, %b_bn) {pads=[1,1,1,1]} @ref
-  relu: %r: float32[1,4,8,8] = Relu(%c) @ref
+  conv: %r: float32[1,4,8,8] = ge::FusedConv(%x, %w_bn, %b_bn) {activation="Relu", pads=[1,1,1,1]} @ref
   p1: %p1: float32[1,4,4,4] = MaxPool(%r) {kernel_shape=[2,2], strides=[2,2]} @ref
   sum: %s: float32[1,4,4,4] = Add(%p1, %p1) @ref
   flat: %y: float32[1,64] = Reshape(%s, %shape) @ref
   return %y
 }
 )");
+  EXPECT_EQ(optimized->opsets["ge"], 1);
   EXPECT_LE(MaxRelativeL2(*original, *optimized, 1), 1e-5);
   EXPECT_LE(MaxRelativeL2(*original, *optimized, 2), 1e-5);
   // The pipeline is idempotent on its own output.
   std::string once = ir::DumpText(*optimized->graph);
   ASSERT_TRUE(RunPreparePipeline(*optimized, ctx).ok());
   EXPECT_EQ(ir::DumpText(*optimized->graph), once);
+}
+
+TEST(PreparePipeline, FusionOption) {
+  auto m = Parse(ModelText());
+  ASSERT_TRUE(m);
+  PassContext ctx;
+  ctx.options["ge.fusion"] = "0";
+  ASSERT_TRUE(RunPreparePipeline(*m, ctx).ok());
+  std::string dump = ir::DumpText(*m->graph);
+  EXPECT_NE(dump.find("relu: %r: float32[1,4,8,8] = Relu(%c) @ref"), std::string::npos) << dump;
+  EXPECT_EQ(dump.find("ge::"), std::string::npos) << dump;
+  EXPECT_EQ(m->opsets.count("ge"), 0u);
+  ctx.options["ge.fusion"] = "yes";
+  Status s = RunPreparePipeline(*m, ctx);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("ge.fusion must be 0 or 1, got 'yes'"), std::string::npos) << s.message();
 }
 
 TEST(PreparePipeline, ErrorsNameTheFailingPass) {

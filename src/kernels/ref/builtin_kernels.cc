@@ -13,6 +13,7 @@ const KernelRegistry& RefKernels() {
     RegisterMathRefKernels(r);
     RegisterControlRefKernels(r);
     RegisterMiscRefKernels(r);
+    RegisterFusedRefKernels(r);
     return r;
   }();
   return *registry;

@@ -12,5 +12,6 @@ void RegisterIndexRefKernels(KernelRegistry* r);
 void RegisterMathRefKernels(KernelRegistry* r);
 void RegisterControlRefKernels(KernelRegistry* r);
 void RegisterMiscRefKernels(KernelRegistry* r);
+void RegisterFusedRefKernels(KernelRegistry* r);  // ge::FusedConv, FusedGemm, FusedMatMul
 
 }  // namespace ge::ref

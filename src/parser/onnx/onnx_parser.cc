@@ -74,6 +74,9 @@ class GraphImporter {
       const std::string name = NodeName(np, ni);
       const std::string where = "node '" + name + "' (" + np.op_type() + ")";
       if (np.op_type().empty()) return InvalidArgument(where + ": empty op_type");
+      if (np.domain() == "ge") {  // the compiler's internal ops (ge::FusedConv ...) are not part of any ONNX opset
+        return Unimplemented(where + ": domain 'ge' holds ge's internal ops, which ONNX models cannot use");
+      }
       if (options_.check_known_ops && !ops::BuiltinOps().Find(np.domain(), np.op_type())) {
         return Unimplemented(where + ": unknown op '" + (np.domain().empty() ? "" : np.domain() + "::") +
                              np.op_type() + "'");

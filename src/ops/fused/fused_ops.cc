@@ -1,0 +1,125 @@
+// Inference for the ge:: fused ops the compiler creates (never in ONNX input): the base op's own inference (Conv,
+// Gemm, MatMul, from their families' registration functions), then the fused inputs and the activation.
+//   ge::FusedConv(X, W, [B], [Sum]) -> Y     Y = act(Conv(X, W, B) + Sum), Sum of Y's shape and dtype
+//   ge::FusedGemm(A, B, [C]) -> Y            Y = act(Gemm(A, B, C))
+//   ge::FusedMatMul(A, B, [Bias]) -> Y       Y = act(MatMul(A, B) + Bias), Bias 1-D over Y's last dim
+#include "ops/families.h"
+#include "ops/fused/fused_activation.h"
+#include "ops/math/math_ops_internal.h"
+#include "ops/nn/nn_ops_internal.h"
+
+namespace ge::ops {
+namespace {
+
+// The ONNX opset whose Conv, Gemm and MatMul the fused ops extend (Gemm's C is optional from opset 11).
+constexpr int64_t kBaseOpset = 17;
+
+const OpRegistry& BaseOps() {
+  static const OpRegistry* registry = [] {
+    auto* r = new OpRegistry();
+    nn::RegisterConvOps(r);
+    RegisterMatMulOps(r);
+    return r;
+  }();
+  return *registry;
+}
+
+Status InferBase(InferContext& ctx, const char* base) {
+  const OpSchema* schema = BaseOps().Find("", base);
+  if (schema == nullptr) return ctx.Error(std::string("base op ") + base + " is not registered");
+  const int64_t opset = ctx.opset;
+  ctx.opset = kBaseOpset;
+  Status st = schema->infer(ctx);
+  ctx.opset = opset;
+  return st;
+}
+
+Status CheckActivation(const InferContext& ctx) {
+  fused::ActivationSpec spec;
+  Status st = fused::ParseActivation(ctx.attr(), &spec);
+  return st.ok() ? st : ctx.Error(st.message());
+}
+
+Status RequireFloat(const InferContext& ctx, int i, const char* what) {
+  if (!ctx.has_input(i)) return Status::Ok();
+  DataType dt = ctx.input(i)->dtype;
+  if (dt != DataType::kUndefined && !IsFloatingPoint(dt)) {
+    return ctx.Error(std::string(what) + " must be a floating-point tensor, got " + DataTypeName(dt));
+  }
+  return Status::Ok();
+}
+
+Status RequireOutputDtype(InferContext& ctx, int i, const char* what) {
+  DataType want = ctx.output(0).dtype, got = ctx.input(i)->dtype;
+  if (want != DataType::kUndefined && got != DataType::kUndefined && want != got) {
+    return ctx.Error(std::string(what) + " must have Y's dtype " + DataTypeName(want) + ", got " +
+                     DataTypeName(got));
+  }
+  if (want == DataType::kUndefined) ctx.output(0).dtype = got;
+  return Status::Ok();
+}
+
+// Sum has exactly Y's shape; dims Y leaves unknown are taken from Sum.
+Status MergeSum(InferContext& ctx) {
+  if (!ctx.has_input(3)) return Status::Ok();
+  GE_RETURN_IF_ERROR(RequireOutputDtype(ctx, 3, "Sum"));
+  const Shape& s = ctx.input(3)->shape;
+  Shape& y = ctx.output(0).shape;
+  if (s.unknown_rank()) return Status::Ok();
+  if (y.unknown_rank()) {
+    y = s;
+    return Status::Ok();
+  }
+  if (s.rank() != y.rank()) return ctx.Error("Sum " + s.ToString() + " must have Y's shape " + y.ToString());
+  for (int i = 0; i < y.rank(); ++i) {
+    if (s.dim(i) == kUnknownDim) continue;
+    if (y.dim(i) == kUnknownDim) {
+      y.set_dim(i, s.dim(i));
+      y.set_symbol(i, s.symbol(i));
+    } else if (y.dim(i) != s.dim(i)) {
+      return ctx.Error("Sum " + s.ToString() + " must have Y's shape " + y.ToString());
+    }
+  }
+  return Status::Ok();
+}
+
+Status InferFusedConv(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(InferBase(ctx, "Conv"));
+  GE_RETURN_IF_ERROR(MergeSum(ctx));
+  return CheckActivation(ctx);
+}
+
+Status InferFusedGemm(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(RequireFloat(ctx, 0, "A"));
+  GE_RETURN_IF_ERROR(InferBase(ctx, "Gemm"));
+  return CheckActivation(ctx);
+}
+
+Status InferFusedMatMul(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(RequireFloat(ctx, 0, "A"));
+  GE_RETURN_IF_ERROR(InferBase(ctx, "MatMul"));
+  if (ctx.has_input(2)) {
+    GE_RETURN_IF_ERROR(RequireOutputDtype(ctx, 2, "Bias"));
+    const Shape& b = ctx.input(2)->shape;
+    const Shape& y = ctx.output(0).shape;
+    if (!b.unknown_rank() && b.rank() != 1) return ctx.Error("Bias must be 1-D, got " + b.ToString());
+    if (!y.unknown_rank() && y.rank() == 0) return ctx.Error("Bias needs a result of rank >= 1, Y is a scalar");
+    if (!b.unknown_rank() && !y.unknown_rank()) {
+      int64_t n = y.dim(y.rank() - 1), got = b.dim(0);
+      if (n != kUnknownDim && got != kUnknownDim && n != got) {
+        return ctx.Error("Bias " + b.ToString() + " does not match Y's last dim " + std::to_string(n));
+      }
+    }
+  }
+  return CheckActivation(ctx);
+}
+
+}  // namespace
+
+void RegisterFusedOps(OpRegistry* r) {
+  r->Add({"ge", "FusedConv", 2, 4, 1, 1, InferFusedConv});
+  r->Add({"ge", "FusedGemm", 2, 3, 1, 1, InferFusedGemm});
+  r->Add({"ge", "FusedMatMul", 2, 3, 1, 1, InferFusedMatMul});
+}
+
+}  // namespace ge::ops
