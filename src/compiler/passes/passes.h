@@ -39,7 +39,8 @@ struct EngineRule {
   std::string engine;
   std::function<bool(const ir::Node&)> claims;
 };
-// host: Constant, Shape, Size and other shape-only ops; ref: everything else. A "dnnl" rule goes in front later.
+// host: Constant, Shape, Size and other shape-only ops; ref: everything else. RunPreparePipeline puts the "dnnl"
+// rule (kernels/dnnl DnnlSupports) in front unless option ge.engine.dnnl is "0".
 std::vector<EngineRule> DefaultEngineRules();
 std::unique_ptr<GraphPass> CreateEngineAssignmentPass(std::vector<EngineRule> rules = DefaultEngineRules());
 

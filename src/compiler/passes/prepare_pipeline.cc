@@ -1,4 +1,7 @@
+#include <set>
+
 #include "compiler/passes/passes.h"
+#include "kernels/dnnl/dnnl_engine.h"
 
 namespace ge::compiler {
 
@@ -6,6 +9,10 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
   const std::string fusion = ctx.Option("ge.fusion", "1");
   if (fusion != "0" && fusion != "1") {
     return InvalidArgument("option ge.fusion must be 0 or 1, got '" + fusion + "'");
+  }
+  const std::string dnnl = ctx.Option("ge.engine.dnnl", "1");
+  if (dnnl != "0" && dnnl != "1") {
+    return InvalidArgument("option ge.engine.dnnl must be 0 or 1, got '" + dnnl + "'");
   }
   // Folding a Shape can make the next layer's shapes known, which makes its Shape foldable: a transformer with N
   // layers needs about N rounds of inference + folding, so the simplifying passes repeat until nothing changes.
@@ -24,7 +31,20 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
     finish.Add(CreateActivationFusionPass());
   }
   finish.Add(CreateInferShapesPass());
-  finish.Add(CreateEngineAssignmentPass());
+  std::vector<EngineRule> rules = DefaultEngineRules();
+  if (dnnl == "1") {
+    // oneDNN for the compute-heavy ops only: the fast CPU kernels are as quick for element-wise work and, unlike
+    // oneDNN's eltwise approximations (log(1) = -1.4e-6), bit-exact with the reference kernels.
+    auto heavy = [](const ir::Node& n) {
+      static const std::set<std::string> kOps = {
+          "Conv", "ConvTranspose", "MatMul", "Gemm", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
+          "Softmax", "LogSoftmax", "LayerNormalization", "BatchNormalization", "FusedConv", "FusedGemm",
+          "FusedMatMul"};
+      return kOps.count(n.op_type()) != 0 && dnnl_kernels::DnnlSupports(n);
+    };
+    rules.insert(rules.begin(), EngineRule{dnnl_kernels::kDnnlEngineName, heavy});
+  }
+  finish.Add(CreateEngineAssignmentPass(std::move(rules)));
   return finish.Run(model, ctx);
 }
 

@@ -4,6 +4,7 @@
 #include <list>
 #include <unordered_set>
 
+#include "kernels/dnnl/dnnl_engine.h"
 #include "kernels/exec/prepared_kernel.h"
 #include "om/ir_proto.h"
 #include "ops/op_schema.h"
@@ -262,6 +263,8 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def, const proto::
   for (size_t i = 0; i < values.size(); ++i) index_of[values[i]] = static_cast<int>(i);
   std::vector<bool> prepared(nodes.size(), false);
   kernels.resize(nodes.size());
+  exec::KernelEngines engines;
+  engines.factories.push_back(dnnl_kernels::DnnlEngineEntry());
   for (const proto::TaskDefProto& t : tasks.tasks()) {
     if (t.type() != proto::TaskDefProto::KERNEL) continue;
     if (t.node() < 0 || static_cast<size_t>(t.node()) >= nodes.size() || prepared[t.node()]) {
@@ -280,7 +283,7 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def, const proto::
     }
     for (const ir::Value* v : n->outputs()) req.output_descs.push_back(v != nullptr ? v->desc() : TensorDesc());
     GE_RETURN_IF_ERROR(VerifyNodeDescs(*n, req.opset, req.input_descs, req.const_inputs, req.output_descs));
-    auto k = exec::PrepareKernel(req);
+    auto k = exec::PrepareKernel(req, engines);
     if (!k.ok()) return k.status().WithContext("model " + name + ": InitNodes");
     exec::KernelIo& io = (*k)->io();
     io.inputs.assign(n->num_inputs(), nullptr);

@@ -1,0 +1,86 @@
+// Add, Sub, Mul, Div and two-input Max / Min on float32 as oneDNN binary with numpy broadcasting where oneDNN can
+// express it: oneDNN broadcasts only its second source, so the operand with the output's dims is src0 (swapped
+// for the commutative ops; Sub swapped is computed as -(b - a) with a linear post-op). When neither operand has
+// the output's dims (both broadcast) or Div would need the swap, the CPU kernels take the node.
+#include <optional>
+
+#include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/dnnl_ops.h"
+
+namespace ge::dnnl_kernels {
+namespace {
+
+struct BinaryPlan {
+  dnnl::algorithm alg = dnnl::algorithm::binary_add;
+  int src0 = 0, src1 = 1;  // input slots
+  bool negate = false;
+  Dims d0, d1, y;          // unsqueezed to the output's rank
+};
+
+std::optional<BinaryPlan> PlanBinary(const OpView& v) {
+  BinaryPlan p;
+  const std::string& op = v.node->op_type();
+  if (v.num_in() != 2 || !v.has_in(0) || !v.has_in(1) || !OnlyFirstOutputs(v, 1)) return std::nullopt;
+  if (v.attrs().Has("broadcast") || v.attrs().Has("axis")) return std::nullopt;  // opset < 7 semantics
+  using A = dnnl::algorithm;
+  const bool commutative = op != "Sub" && op != "Div";
+  p.alg = op == "Add" ? A::binary_add
+          : op == "Sub" ? A::binary_sub
+          : op == "Mul" ? A::binary_mul
+          : op == "Div" ? A::binary_div
+          : op == "Max" ? A::binary_max
+                        : A::binary_min;
+  if (!v.static_shapes) return p;
+  const Dims& y = v.out_dims(0);
+  Dims a = v.in_dims(0), b = v.in_dims(1);
+  if (a.size() > y.size() || b.size() > y.size()) return std::nullopt;
+  a.insert(a.begin(), y.size() - a.size(), 1);
+  b.insert(b.begin(), y.size() - b.size(), 1);
+  for (size_t i = 0; i < y.size(); ++i) {
+    if ((a[i] != y[i] && a[i] != 1) || (b[i] != y[i] && b[i] != 1) || (a[i] != y[i] && b[i] != y[i])) {
+      return std::nullopt;
+    }
+  }
+  p.y = y;
+  if (a == y) {
+    p.d0 = a;
+    p.d1 = b;
+  } else if (b == y && (commutative || op == "Sub")) {
+    p.src0 = 1;
+    p.src1 = 0;
+    p.d0 = b;
+    p.d1 = a;
+    p.negate = op == "Sub";
+  } else {
+    return std::nullopt;
+  }
+  return p;
+}
+
+}  // namespace
+
+bool BinarySupported(const OpView& v) { return PlanBinary(v).has_value(); }
+
+KernelPtr PrepareBinary(const OpView& v) {
+  const std::optional<BinaryPlan> plan = PlanBinary(v);
+  if (!plan) return nullptr;
+  const BinaryPlan& p = *plan;
+  auto k = std::make_unique<DnnlKernel>(*v.node, "dnnl.binary", v.threads);
+  const dnnl::memory::desc md0 = PlainDesc(p.d0), md1 = PlainDesc(p.d1), y_md = PlainDesc(p.y);
+  const dnnl::binary::desc d(p.alg, md0, md1, y_md);
+  dnnl::primitive_attr attr = UserScratchpadAttr();
+  if (p.negate) {
+    dnnl::post_ops ops;
+    ops.append_eltwise(1.f, dnnl::algorithm::eltwise_linear, -1.f, 0.f);
+    attr.set_post_ops(ops);
+  }
+  const dnnl::binary::primitive_desc pd(d, attr, k->engine());
+  k->AddStep(dnnl::binary(pd), pd,
+             {{DNNL_ARG_SRC_0, k->BindInput(p.src0, md0)},
+              {DNNL_ARG_SRC_1, k->BindInput(p.src1, md1)},
+              {DNNL_ARG_DST, k->BindOutput(0, y_md)}});
+  k->Finalize();
+  return k;
+}
+
+}  // namespace ge::dnnl_kernels

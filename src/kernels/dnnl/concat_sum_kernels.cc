@@ -1,0 +1,78 @@
+// Concat (oneDNN concat along the axis) and Sum (oneDNN sum with unit scales; every input of the output's shape,
+// no broadcasting) on float32 plain tensors.
+#include <optional>
+
+#include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/dnnl_ops.h"
+
+namespace ge::dnnl_kernels {
+namespace {
+
+struct ConcatSumPlan {
+  bool concat = false;
+  int axis = 0;
+};
+
+std::optional<ConcatSumPlan> PlanConcatSum(const OpView& v) {
+  ConcatSumPlan p;
+  p.concat = v.node->op_type() == "Concat";
+  if (v.num_in() < 1 || !OnlyFirstOutputs(v, 1)) return std::nullopt;
+  for (int i = 0; i < v.num_in(); ++i) {
+    if (!v.has_in(i)) return std::nullopt;
+  }
+  if (p.concat && !v.attrs().Has("axis")) return std::nullopt;
+  if (!v.static_shapes) return p;
+  const Dims& y = v.out_dims(0);
+  const int r = static_cast<int>(y.size());
+  if (!p.concat) {
+    for (int i = 0; i < v.num_in(); ++i) {
+      if (v.in_dims(i) != y) return std::nullopt;
+    }
+    return p;
+  }
+  int64_t axis = v.attrs().GetInt("axis", 0);
+  if (r == 0 || axis < -r || axis >= r) return std::nullopt;
+  if (axis < 0) axis += r;
+  p.axis = static_cast<int>(axis);
+  int64_t total = 0;
+  for (int i = 0; i < v.num_in(); ++i) {
+    const Dims& d = v.in_dims(i);
+    if (static_cast<int>(d.size()) != r) return std::nullopt;
+    for (int j = 0; j < r; ++j) {
+      if (j != p.axis && d[j] != y[j]) return std::nullopt;
+    }
+    total += d[p.axis];
+  }
+  if (total != y[p.axis]) return std::nullopt;
+  return p;
+}
+
+}  // namespace
+
+bool ConcatSumSupported(const OpView& v) { return PlanConcatSum(v).has_value(); }
+
+KernelPtr PrepareConcatSum(const OpView& v) {
+  const std::optional<ConcatSumPlan> plan = PlanConcatSum(v);
+  if (!plan) return nullptr;
+  auto k = std::make_unique<DnnlKernel>(*v.node, plan->concat ? "dnnl.concat" : "dnnl.sum", v.threads);
+  const dnnl::memory::desc y_md = PlainDesc(v.out_dims(0));
+  std::vector<dnnl::memory::desc> mds;
+  std::vector<std::pair<int, dnnl::memory>> args;
+  for (int i = 0; i < v.num_in(); ++i) {
+    mds.push_back(PlainDesc(v.in_dims(i)));
+    args.push_back({DNNL_ARG_MULTIPLE_SRC + i, k->BindInput(i, mds.back())});
+  }
+  args.push_back({DNNL_ARG_DST, k->BindOutput(0, y_md)});
+  if (plan->concat) {
+    const dnnl::concat::primitive_desc pd(y_md, plan->axis, mds, k->engine(), UserScratchpadAttr());
+    k->AddStep(dnnl::concat(pd), pd, args);
+  } else {
+    const std::vector<float> scales(mds.size(), 1.f);
+    const dnnl::sum::primitive_desc pd(y_md, scales, mds, k->engine(), UserScratchpadAttr());
+    k->AddStep(dnnl::sum(pd), pd, args);
+  }
+  k->Finalize();
+  return k;
+}
+
+}  // namespace ge::dnnl_kernels

@@ -1,0 +1,139 @@
+// Conv and ge::FusedConv (X, W, [B], [Sum]) -> Y = activation(Conv(X, W, B) + Sum): oneDNN convolution_forward
+// over plain NC[D][H]W slots, 1-D to 3-D, with groups, dilations, strides, asymmetric pads and every auto_pad.
+// Constant weights are reordered once into the layout the primitive prefers; spatial and grouped convolutions may
+// run on blocked activations reordered in and out (see UseBlockedActivations). The residual Sum and the activation
+// are post-ops (sum, then eltwise); the Sum is copied into the output slot first unless it already lives there
+// (or reordered into the blocked destination).
+#include <optional>
+
+#include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/dnnl_ops.h"
+#include "ops/nn/window_util.h"
+
+namespace ge::dnnl_kernels {
+namespace {
+
+struct ConvPlan {
+  bool fused = false, has_bias = false, has_sum = false;
+  int64_t group = 1;
+  Dims x, w, y;  // y as planned
+  dnnl::memory::dims strides, dilates, pad_l, pad_r;
+  std::vector<EltStep> act;
+};
+
+std::optional<ConvPlan> PlanConv(const OpView& v) {
+  ConvPlan p;
+  p.fused = v.node->domain() == "ge";
+  const ir::AttrMap& a = v.attrs();
+  if (v.num_in() < 2 || v.num_in() > (p.fused ? 4 : 3) || !v.has_in(0) || !v.has_in(1)) return std::nullopt;
+  if (!OnlyFirstOutputs(v, 1)) return std::nullopt;
+  p.has_bias = v.has_in(2);
+  p.has_sum = p.fused && v.has_in(3);
+  if (p.fused && (!ParseActivation(a, &p.act) || !EltwiseChainOk(p.act))) return std::nullopt;
+  p.group = a.GetInt("group", 1);
+  nn::AutoPad ap;
+  if (p.group < 1 || !nn::ParseAutoPad(a, &ap).ok()) return std::nullopt;
+  for (int i : {0, 1}) {
+    const int r = v.in_rank(i);
+    if (r >= 0 && (r < 3 || r > 5)) return std::nullopt;
+  }
+  if (!v.static_shapes) return p;
+
+  p.x = v.in_dims(0);
+  p.w = v.in_dims(1);
+  p.y = v.out_dims(0);
+  const int r = static_cast<int>(p.x.size());
+  const int nsp = r - 2;
+  if (static_cast<int>(p.w.size()) != r || static_cast<int>(p.y.size()) != r) return std::nullopt;
+  const int64_t c = p.x[1], m = p.w[0];
+  if (c != p.w[1] * p.group || m % p.group != 0) return std::nullopt;
+  if (p.has_bias && v.in_dims(2) != Dims{m}) return std::nullopt;
+  std::vector<int64_t> wk(p.w.begin() + 2, p.w.end());
+  nn::Window win;
+  if (!nn::ParseWindow(a, nsp, &wk, false, &win).ok() || win.kernel != wk) return std::nullopt;
+  Dims want = {p.x[0], m};
+  for (int i = 0; i < nsp; ++i) {
+    auto o = nn::WindowOutputDim(&win, i, p.x[i + 2]);
+    if (!o.ok()) return std::nullopt;
+    want.push_back(*o);
+    p.strides.push_back(win.strides[i]);
+    p.dilates.push_back(win.dilations[i] - 1);
+    p.pad_l.push_back(win.pads[i]);
+    p.pad_r.push_back(win.pads[i + nsp]);  // oneDNN's output size floors like ONNX's
+  }
+  if (want != p.y) return std::nullopt;
+  if (p.has_sum && v.in_dims(3) != p.y) return std::nullopt;
+  return p;
+}
+
+// Whether the primitive may pick blocked activation layouts, with reorders from and to the plain slots around it
+// into kernel-owned buffers: oneDNN 2.6 runs plain NCHW convolutions as im2col + GEMM, which is good for 1x1
+// kernels but 1.3-1.6x slower than its blocked (brgconv) kernels for spatial ones and ~5x slower for grouped and
+// depthwise ones (Zen 5, one thread). The buffers cost memory, so large activations stay plain. The compiler's
+// blocked formats (NC1HWC0) will make the reorders unnecessary.
+bool UseBlockedActivations(const ConvPlan& p) {
+  constexpr int64_t kMaxBlockedBytes = 64 << 20;
+  int64_t ksize = 1;
+  for (size_t i = 2; i < p.w.size(); ++i) ksize *= p.w[i];
+  if (p.group == 1 && ksize == 1) return false;
+  const int64_t bytes = (NumElements(p.x) + NumElements(p.y)) * static_cast<int64_t>(sizeof(float));
+  return bytes <= kMaxBlockedBytes;
+}
+
+}  // namespace
+
+bool ConvSupported(const OpView& v) { return PlanConv(v).has_value(); }
+
+KernelPtr PrepareConv(const OpView& v) {
+  const std::optional<ConvPlan> plan = PlanConv(v);
+  if (!plan) return nullptr;
+  const ConvPlan& p = *plan;
+  auto k = std::make_unique<DnnlKernel>(*v.node, p.fused ? "dnnl.fused_conv" : "dnnl.conv", v.threads);
+  Dims wd = p.w;
+  if (p.group > 1) {
+    wd = {p.group, p.w[0] / p.group};
+    wd.insert(wd.end(), p.w.begin() + 1, p.w.end());
+  }
+  const dnnl::memory::desc src_plain = PlainDesc(p.x), dst_plain = PlainDesc(p.y), w_plain = PlainDesc(wd);
+  const bool blocked = UseBlockedActivations(p);
+  const dnnl::memory::desc src_md = blocked ? AnyDesc(p.x) : src_plain, dst_md = blocked ? AnyDesc(p.y) : dst_plain;
+  const dnnl::memory::desc w_md = v.const_in(1) ? AnyDesc(wd) : w_plain;
+  const dnnl::memory::desc b_md = PlainDesc({p.w[0]});
+  using CF = dnnl::convolution_forward;
+  const auto prop = dnnl::prop_kind::forward_inference;
+  const auto alg = dnnl::algorithm::convolution_direct;
+  const CF::desc d = p.has_bias ? CF::desc(prop, alg, src_md, w_md, b_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r)
+                                : CF::desc(prop, alg, src_md, w_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r);
+  dnnl::primitive_attr attr = UserScratchpadAttr();
+  dnnl::post_ops ops;
+  if (p.has_sum) ops.append_sum(1.f);
+  if (!AppendEltwise(p.act, &ops)) return nullptr;
+  attr.set_post_ops(ops);
+  const CF::primitive_desc pd(d, attr, k->engine());
+
+  // Activations in the primitive's layout: the plain slot itself, or a kernel-owned buffer reordered from / to it.
+  const bool src_direct = pd.src_desc() == src_plain, dst_direct = pd.dst_desc() == dst_plain;
+  const dnnl::memory x_slot = k->BindInput(0, src_plain), y_slot = k->BindOutput(0, dst_plain);
+  const dnnl::memory x = src_direct ? x_slot : k->OwnedMemory(pd.src_desc());
+  const dnnl::memory y = dst_direct ? y_slot : k->OwnedMemory(pd.dst_desc());
+  if (!src_direct) AddReorder(k.get(), x_slot, x);
+  if (p.has_sum) {
+    if (dst_direct) {
+      k->SetPreCopy(3, 0, static_cast<size_t>(NumElements(p.y)) * sizeof(float));
+    } else {
+      AddReorder(k.get(), k->BindInput(3, dst_plain), y);
+    }
+  }
+  std::vector<std::pair<int, dnnl::memory>> args = {
+      {DNNL_ARG_SRC, x},
+      {DNNL_ARG_WEIGHTS, WeightsMemory(k.get(), v, 1, w_plain, pd.weights_desc())},
+      {DNNL_ARG_DST, y},
+  };
+  if (p.has_bias) args.push_back({DNNL_ARG_BIAS, k->BindInput(2, b_md)});
+  k->AddStep(CF(pd), pd, args);
+  if (!dst_direct) AddReorder(k.get(), y, y_slot);
+  k->Finalize();
+  return k;
+}
+
+}  // namespace ge::dnnl_kernels

@@ -1,0 +1,209 @@
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include "kernels/dnnl/dnnl_test_util.h"
+
+namespace ge::dnnl_kernels::testing {
+namespace {
+
+using Ints = std::vector<int64_t>;
+
+Case ConvCase(const Dims& x, const Dims& w, bool bias, bool const_w, ir::AttrMap a, std::mt19937& rng) {
+  std::vector<Tensor> in = {RandomTensor(x, rng), RandomTensor(w, rng, -1, 1)};
+  if (bias) in.push_back(RandomTensor({w[0]}, rng));
+  return Case("Conv", in, {false, const_w, true}, std::move(a));
+}
+
+TEST(DnnlConv, Conv2dShapesAndAttributes) {
+  std::mt19937 rng(1);
+  // Plain 3x3 with bias, constant and non-constant weights.
+  ExpectDnnlMatchesRef(ConvCase({2, 8, 10, 9}, {16, 8, 3, 3}, true, true, Attrs({{"pads", AV::Ints({1, 1, 1, 1})}}), rng));
+  ExpectDnnlMatchesRef(ConvCase({2, 8, 10, 9}, {16, 8, 3, 3}, false, false, Attrs({{"pads", AV::Ints({1, 1, 1, 1})}}), rng));
+  // 1x1, with and without bias.
+  ExpectDnnlMatchesRef(ConvCase({1, 16, 7, 7}, {32, 16, 1, 1}, true, true, ir::AttrMap(), rng));
+  ExpectDnnlMatchesRef(ConvCase({1, 16, 7, 7}, {32, 16, 1, 1}, false, true, ir::AttrMap(), rng));
+  // Grouped, depthwise (strided), dilated, asymmetric pads, strides.
+  ExpectDnnlMatchesRef(ConvCase({1, 8, 7, 7}, {6, 4, 3, 3}, true, true, Attrs({{"group", AV::Int(2)}}), rng));
+  ExpectDnnlMatchesRef(ConvCase({1, 8, 7, 7}, {6, 4, 3, 3}, true, false, Attrs({{"group", AV::Int(2)}}), rng));
+  ExpectDnnlMatchesRef(ConvCase({2, 16, 9, 9}, {16, 1, 3, 3}, true, true,
+                                Attrs({{"group", AV::Int(16)}, {"strides", AV::Ints({2, 2})},
+                                       {"pads", AV::Ints({1, 1, 1, 1})}}),
+                                rng));
+  ExpectDnnlMatchesRef(ConvCase({1, 4, 12, 11}, {5, 4, 3, 3}, true, true,
+                                Attrs({{"dilations", AV::Ints({2, 3})}, {"pads", AV::Ints({2, 3, 2, 3})}}), rng));
+  ExpectDnnlMatchesRef(
+      ConvCase({1, 3, 9, 8}, {4, 3, 3, 2}, true, true, Attrs({{"pads", AV::Ints({0, 1, 2, 0})}}), rng));
+  ExpectDnnlMatchesRef(ConvCase({2, 3, 13, 11}, {4, 3, 3, 3}, false, true,
+                                Attrs({{"strides", AV::Ints({2, 3})}, {"pads", AV::Ints({1, 0, 0, 1})}}), rng));
+  // Strided with a tail the last window skips (oneDNN's and ONNX's floor agree).
+  ExpectDnnlMatchesRef(ConvCase({1, 2, 6, 6}, {3, 2, 3, 3}, true, true, Attrs({{"strides", AV::Ints({2, 2})}}), rng));
+}
+
+TEST(DnnlConv, AutoPad) {
+  std::mt19937 rng(2);
+  for (const char* ap : {"SAME_UPPER", "SAME_LOWER", "VALID", "NOTSET"}) {
+    for (int64_t s : {1, 2}) {
+      SCOPED_TRACE(std::string(ap) + " stride " + std::to_string(s));
+      ExpectDnnlMatchesRef(ConvCase({1, 3, 10, 9}, {4, 3, 4, 3}, true, true,
+                                    Attrs({{"auto_pad", AV::String(ap)}, {"strides", AV::Ints({s, s})}}), rng));
+    }
+  }
+}
+
+TEST(DnnlConv, Conv1dAnd3d) {
+  std::mt19937 rng(3);
+  ExpectDnnlMatchesRef(ConvCase({2, 4, 20}, {6, 4, 5}, true, true,
+                                Attrs({{"strides", AV::Ints({2})}, {"pads", AV::Ints({2, 1})}}), rng));
+  ExpectDnnlMatchesRef(ConvCase({2, 4, 20}, {8, 2, 3}, false, false,
+                                Attrs({{"group", AV::Int(2)}, {"dilations", AV::Ints({2})}}), rng));
+  ExpectDnnlMatchesRef(ConvCase({1, 3, 6, 7, 8}, {4, 3, 3, 3, 3}, true, true,
+                                Attrs({{"pads", AV::Ints({1, 1, 1, 1, 1, 1})}}), rng));
+}
+
+TEST(DnnlConv, DeclinesWhatItDoesNotRun) {
+  std::mt19937 rng(4);
+  Tensor xd = Tensor::Create(DataType::kDouble, {1, 2, 5, 5}).value();
+  Tensor wd = Tensor::Create(DataType::kDouble, {3, 2, 3, 3}).value();
+  ExpectDeclined(Case("Conv", {xd, wd}, {false, true}));
+  // A 4-D spatial conv (rank 6).
+  ExpectDeclined(ConvCase({1, 2, 3, 3, 3, 3}, {2, 2, 2, 2, 2, 2}, false, true, ir::AttrMap(), rng));
+}
+
+TEST(DnnlConvTranspose, Shapes) {
+  std::mt19937 rng(5);
+  auto make = [&](const Dims& x, const Dims& w, bool bias, bool const_w, ir::AttrMap a) {
+    std::vector<Tensor> in = {RandomTensor(x, rng), RandomTensor(w, rng, -1, 1)};
+    if (bias) in.push_back(RandomTensor({w[1] * a.GetInt("group", 1)}, rng));
+    return Case("ConvTranspose", in, {false, const_w, true}, std::move(a));
+  };
+  ExpectDnnlMatchesRef(make({1, 4, 5, 5}, {4, 6, 3, 3}, true, true,
+                            Attrs({{"strides", AV::Ints({2, 2})}, {"pads", AV::Ints({1, 1, 1, 1})},
+                                   {"output_padding", AV::Ints({1, 1})}})));
+  ExpectDnnlMatchesRef(make({2, 4, 4, 4}, {4, 3, 3, 3}, true, false, Attrs({{"group", AV::Int(2)}})));
+  ExpectDnnlMatchesRef(make({1, 3, 5, 6}, {3, 2, 3, 3}, false, true,
+                            Attrs({{"dilations", AV::Ints({2, 2})}, {"pads", AV::Ints({1, 0, 2, 1})}})));
+  ExpectDnnlMatchesRef(make({1, 2, 3, 3}, {2, 3, 3, 3}, true, true,
+                            Attrs({{"strides", AV::Ints({2, 2})}, {"output_shape", AV::Ints({6, 6})}})));
+  ExpectDnnlMatchesRef(make({1, 2, 4, 5}, {2, 3, 4, 4}, true, true,
+                            Attrs({{"strides", AV::Ints({2, 2})}, {"auto_pad", AV::String("SAME_UPPER")}})));
+  ExpectDnnlMatchesRef(make({1, 4, 8, 8}, {4, 4, 4, 4}, true, true,
+                            Attrs({{"strides", AV::Ints({2, 2})}, {"pads", AV::Ints({1, 1, 1, 1})}})));
+  // output_padding past the transposed extent gives bias-only outputs (a negative oneDNN pad): declined.
+  ExpectDeclined(make({1, 2, 4, 4}, {2, 2, 3, 3}, true, true,
+                      Attrs({{"strides", AV::Ints({2, 2})}, {"output_padding", AV::Ints({1, 1})}})));
+}
+
+Case FusedConvCase(const std::string& act, std::vector<float> params, bool bias, bool sum, std::mt19937& rng,
+                   const Dims& x = {1, 8, 9, 9}, const Dims& w = {8, 8, 3, 3}, int64_t group = 1) {
+  ir::AttrMap a = Attrs({{"pads", AV::Ints({1, 1, 1, 1})}, {"group", AV::Int(group)}});
+  if (!act.empty()) a.Set("activation", AV::String(act));
+  if (!params.empty()) a.Set("activation_params", AV::Floats(params));
+  std::vector<Tensor> in = {RandomTensor(x, rng), RandomTensor(w, rng, -0.5, 0.5)};
+  in.push_back(bias ? RandomTensor({w[0]}, rng) : Tensor());
+  if (sum) in.push_back(RandomTensor({x[0], w[0], x[2] + 3 - w[2], x[3] + 3 - w[3]}, rng));  // pads 1
+  return Case("FusedConv", in, {false, true, true, false}, a, "ge");
+}
+
+TEST(DnnlFusedConv, EveryActivationWithBiasAndSum) {
+  std::mt19937 rng(6);
+  const std::vector<std::pair<std::string, std::vector<float>>> acts = {
+      {"", {}},           {"Relu", {}},           {"LeakyRelu", {0.2f}}, {"LeakyRelu", {}},
+      {"Clip", {0, 6}},   {"Clip", {}},           {"Sigmoid", {}},       {"Tanh", {}},
+      {"HardSigmoid", {0.3f, 0.4f}}, {"HardSigmoid", {}}, {"HardSwish", {}}, {"Elu", {0.7f}},
+      {"Gelu", {}},       {"Silu", {}},
+  };
+  for (const auto& [act, params] : acts) {
+    for (bool sum : {false, true}) {
+      SCOPED_TRACE(act + (sum ? " + sum" : ""));
+      ExpectDnnlMatchesRef(FusedConvCase(act, params, true, sum, rng));
+    }
+  }
+  ExpectDnnlMatchesRef(FusedConvCase("Relu", {}, false, true, rng));
+  ExpectDnnlMatchesRef(FusedConvCase("Relu", {}, true, true, rng, {2, 16, 8, 8}, {16, 1, 3, 3}, 16));
+  // 1x1: plain activations, the Sum copied into the output slot.
+  ExpectDnnlMatchesRef(FusedConvCase("Relu", {}, true, true, rng, {1, 16, 5, 5}, {8, 16, 1, 1}));
+  ExpectDnnlMatchesRef(FusedConvCase("HardSwish", {}, false, true, rng, {1, 16, 5, 5}, {8, 16, 1, 1}));
+}
+
+TEST(DnnlFusedConv, DeclinesBadActivations) {
+  std::mt19937 rng(7);
+  ExpectDeclined(FusedConvCase("Clip", {6, 0}, true, false, rng));  // min > max
+}
+
+TEST(DnnlFusedConv, SumAlreadyInTheOutputSlot) {
+  std::mt19937 rng(8);
+  // 3x3 runs on blocked activations (Sum reordered in), 1x1 on the plain slots (no copy: Sum is the destination).
+  for (const Dims& w : {Dims{8, 8, 3, 3}, Dims{8, 8, 1, 1}}) {
+    const Case c = FusedConvCase("Relu", {}, true, true, rng, {1, 8, 9, 9}, w);
+    auto p = PrepareCase(c);
+    ASSERT_TRUE(p.ok()) << p.status().ToString();
+    ASSERT_NE((*p)->kernel, nullptr);
+    // The planner put Y on Sum's buffer (in-place residual add).
+    (*p)->kernel->io().outputs[0] = (*p)->kernel->io().inputs[3];
+    ASSERT_TRUE((*p)->Run().ok());
+    auto want = RunRef(c);
+    ASSERT_TRUE(want.ok()) << want.status().ToString();
+    ExpectNear((*p)->inputs[3], (*want)[0].tensor, 1e-4, std::string("in-place sum ") + (*p)->kernel->impl_name());
+  }
+}
+
+TEST(DnnlConv, SlotsRepatchedBetweenRuns) {
+  std::mt19937 rng(9);
+  Case c = ConvCase({1, 4, 8, 8}, {6, 4, 3, 3}, true, true, Attrs({{"pads", AV::Ints({1, 1, 1, 1})}}), rng);
+  auto p = PrepareCase(c);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  ASSERT_NE((*p)->kernel, nullptr);
+  for (int run = 0; run < 3; ++run) {
+    // New input and output buffers each run, as zero-copy IO binds user buffers.
+    c.inputs[0] = RandomTensor({1, 4, 8, 8}, rng);
+    Tensor x = c.inputs[0].Clone().value();
+    Tensor y = Tensor::Create(DataType::kFloat, {1, 6, 8, 8}).value();
+    (*p)->kernel->io().inputs[0] = x.raw_data();
+    (*p)->kernel->io().outputs[0] = y.raw_data();
+    ASSERT_TRUE((*p)->Run().ok());
+    auto want = RunRef(c);
+    ASSERT_TRUE(want.ok());
+    ExpectNear(y, (*want)[0].tensor, 1e-4, "run " + std::to_string(run));
+  }
+}
+
+TEST(DnnlConv, RealThreadPoolAndTwoThreads) {
+  std::mt19937 rng(10);
+  auto pool = rt::ThreadPool::Create(2);
+  ASSERT_TRUE(pool.ok());
+  Case c = ConvCase({2, 16, 14, 14}, {32, 16, 3, 3}, true, true, Attrs({{"pads", AV::Ints({1, 1, 1, 1})}}), rng);
+  c.threads = 2;
+  ExpectDnnlMatchesRef(c, 1e-4, pool->get());
+}
+
+// Prints (does not assert) GFLOP/s of ResNet-50's 3x3 64->64 conv at 56x56, batch 1.
+TEST(DnnlConvBench, ResNet50Conv3x3) {
+  std::mt19937 rng(11);
+  for (int threads : {1, 2}) {
+    Case c = ConvCase({1, 64, 56, 56}, {64, 64, 3, 3}, true, true, Attrs({{"pads", AV::Ints({1, 1, 1, 1})}}), rng);
+    c.threads = threads;
+    auto p = PrepareCase(c);
+    ASSERT_TRUE(p.ok() && (*p)->kernel != nullptr);
+    // A second prepare of the same node: primitive creation and the weights reorder (oneDNN's JIT code exists).
+    const auto t_prepare = std::chrono::steady_clock::now();
+    ASSERT_TRUE(PrepareDnnlKernel((*p)->request).ok());
+    const double prepare_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_prepare).count();
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE((*p)->Run().ok());
+    const int iters = 20;
+    double best = 1e30;
+    for (int rep = 0; rep < 3; ++rep) {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < iters; ++i) (*p)->Run().IgnoreError();
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / iters;
+      best = std::min(best, s);
+    }
+    const double flop = 2.0 * 64 * 64 * 9 * 56 * 56;
+    std::printf("[ bench    ] %s, %d thread(s): %.3f ms, %.1f GFLOP/s (re-prepare %.2f ms)\n", (*p)->kernel->impl_name(),
+                threads, best * 1e3, flop / best * 1e-9, prepare_ms);
+  }
+}
+
+}  // namespace
+}  // namespace ge::dnnl_kernels::testing

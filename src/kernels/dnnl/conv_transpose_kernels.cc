@@ -1,0 +1,118 @@
+// ConvTranspose (X, W, [B]) -> Y: oneDNN deconvolution_forward on plain tensors, 1-D to 3-D, with groups,
+// dilations, strides, pads, output_padding and output_shape (whose sizes the planned output desc carries). ONNX's
+// W [C, M/group, k...] is described to oneDNN by strides; constant weights are reordered once at prepare.
+#include <optional>
+
+#include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/dnnl_ops.h"
+#include "ops/nn/window_util.h"
+
+namespace ge::dnnl_kernels {
+namespace {
+
+struct DeconvPlan {
+  bool has_bias = false;
+  int64_t group = 1;
+  Dims x, w, y;
+  dnnl::memory::dims strides, dilates, pad_l, pad_r;
+};
+
+std::optional<DeconvPlan> PlanDeconv(const OpView& v) {
+  DeconvPlan p;
+  const ir::AttrMap& a = v.attrs();
+  if (v.num_in() < 2 || v.num_in() > 3 || !v.has_in(0) || !v.has_in(1)) return std::nullopt;
+  if (!OnlyFirstOutputs(v, 1)) return std::nullopt;
+  p.has_bias = v.has_in(2);
+  p.group = a.GetInt("group", 1);
+  nn::AutoPad ap;
+  if (p.group < 1 || !nn::ParseAutoPad(a, &ap).ok()) return std::nullopt;
+  for (int i : {0, 1}) {
+    const int r = v.in_rank(i);
+    if (r >= 0 && (r < 3 || r > 5)) return std::nullopt;
+  }
+  if (!v.static_shapes) return p;
+
+  p.x = v.in_dims(0);
+  p.w = v.in_dims(1);
+  p.y = v.out_dims(0);
+  const int r = static_cast<int>(p.x.size());
+  const int nsp = r - 2;
+  if (static_cast<int>(p.w.size()) != r || static_cast<int>(p.y.size()) != r) return std::nullopt;
+  const int64_t c = p.x[1], m = p.w[1] * p.group;
+  if (p.w[0] != c || c % p.group != 0) return std::nullopt;
+  if (p.has_bias && v.in_dims(2) != Dims{m}) return std::nullopt;
+  std::vector<int64_t> wk(p.w.begin() + 2, p.w.end());
+  nn::Window win;
+  nn::TransposeExtras extras;
+  if (!nn::ParseWindow(a, nsp, &wk, false, &win).ok() || win.kernel != wk) return std::nullopt;
+  if (!nn::ParseTransposeExtras(a, nsp, &extras).ok()) return std::nullopt;
+  Dims want = {p.x[0], m};
+  for (int i = 0; i < nsp; ++i) {
+    auto o = nn::TransposeOutputDim(&win, extras, i, p.x[i + 2]);
+    if (!o.ok()) return std::nullopt;
+    want.push_back(*o);
+    const int64_t extent = (win.kernel[i] - 1) * win.dilations[i] + 1;
+    const int64_t pl = win.pads[i];
+    // The right pad that makes oneDNN's size ((in - 1) * s + extent - pl - pr) the planned one: output_padding
+    // and output_shape only move it. Negative pads (outputs that receive only the bias) stay on ref.
+    const int64_t pr = (p.x[i + 2] - 1) * win.strides[i] + extent - pl - *o;
+    if (pl < 0 || pr < 0) return std::nullopt;
+    p.strides.push_back(win.strides[i]);
+    p.dilates.push_back(win.dilations[i] - 1);
+    p.pad_l.push_back(pl);
+    p.pad_r.push_back(pr);
+  }
+  if (want != p.y) return std::nullopt;
+  return p;
+}
+
+}  // namespace
+
+bool ConvTransposeSupported(const OpView& v) { return PlanDeconv(v).has_value(); }
+
+KernelPtr PrepareConvTranspose(const OpView& v) {
+  const std::optional<DeconvPlan> plan = PlanDeconv(v);
+  if (!plan) return nullptr;
+  const DeconvPlan& p = *plan;
+  auto k = std::make_unique<DnnlKernel>(*v.node, "dnnl.conv_transpose", v.threads);
+  // Logical oneDNN weights: [G,] O/G, I/G, k... over ONNX bytes [G * I/G, O/G, k...].
+  const int64_t g = p.group, ig = p.w[0] / g, og = p.w[1];
+  int64_t ksize = 1;
+  for (size_t i = 2; i < p.w.size(); ++i) ksize *= p.w[i];
+  dnnl::memory::dims wd, ws;
+  if (g > 1) {
+    wd.push_back(g);
+    ws.push_back(ig * og * ksize);
+  }
+  wd.push_back(og);
+  ws.push_back(ksize);
+  wd.push_back(ig);
+  ws.push_back(og * ksize);
+  int64_t stride = ksize;
+  for (size_t i = 2; i < p.w.size(); ++i) {
+    stride /= p.w[i];
+    wd.push_back(p.w[i]);
+    ws.push_back(stride);
+  }
+  const dnnl::memory::desc src_md = PlainDesc(p.x), dst_md = PlainDesc(p.y), w_plain = StridedDesc(wd, ws);
+  const dnnl::memory::desc w_md =
+      v.const_in(1) ? dnnl::memory::desc(wd, dnnl::memory::data_type::f32, dnnl::memory::format_tag::any) : w_plain;
+  const dnnl::memory::desc b_md = PlainDesc({og * g});
+  using DF = dnnl::deconvolution_forward;
+  const auto prop = dnnl::prop_kind::forward_inference;
+  const auto alg = dnnl::algorithm::deconvolution_direct;
+  const DF::desc d = p.has_bias ? DF::desc(prop, alg, src_md, w_md, b_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r)
+                                : DF::desc(prop, alg, src_md, w_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r);
+  const DF::primitive_desc pd(d, UserScratchpadAttr(), k->engine());
+  std::vector<std::pair<int, dnnl::memory>> args = {
+      {DNNL_ARG_SRC, k->BindInput(0, src_md)},
+      {DNNL_ARG_WEIGHTS, WeightsMemory(k.get(), v, 1, w_plain, pd.weights_desc())},
+      {DNNL_ARG_DST, k->BindOutput(0, dst_md)},
+  };
+  if (p.has_bias) args.push_back({DNNL_ARG_BIAS, k->BindInput(2, b_md)});
+  k->AddStep(DF(pd), pd, args);
+  k->Finalize();
+  return k;
+}
+
+}  // namespace ge::dnnl_kernels

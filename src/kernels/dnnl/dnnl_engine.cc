@@ -1,0 +1,127 @@
+// The engine's kernel table and the exception edge: every oneDNN call below PrepareDnnlKernel may throw
+// dnnl::error; it is caught here and becomes nullptr (unsupported configuration) or a Status naming the node.
+#include "kernels/dnnl/dnnl_engine.h"
+
+#include "kernels/dnnl/omp_threads.h"
+
+#include <algorithm>
+#include <new>
+#include <string>
+
+#include "kernels/dnnl/dnnl_ops.h"
+#include "kernels/exec/kernel_util.h"
+
+namespace ge::dnnl_kernels {
+namespace {
+
+struct OpEntry {
+  const char* domain;  // "" = ai.onnx, "ge" = GE-internal fused ops
+  const char* op_type;
+  bool (*supported)(const OpView&);
+  KernelPtr (*prepare)(const OpView&);
+};
+
+// clang-format off
+constexpr OpEntry kOps[] = {
+    {"", "Conv", ConvSupported, PrepareConv},
+    {"ge", "FusedConv", ConvSupported, PrepareConv},
+    {"", "ConvTranspose", ConvTransposeSupported, PrepareConvTranspose},
+    {"", "MatMul", MatMulSupported, PrepareMatMul},
+    {"ge", "FusedMatMul", MatMulSupported, PrepareMatMul},
+    {"", "Gemm", GemmSupported, PrepareGemm},
+    {"ge", "FusedGemm", GemmSupported, PrepareGemm},
+    {"", "MaxPool", PoolSupported, PreparePool},
+    {"", "AveragePool", PoolSupported, PreparePool},
+    {"", "GlobalAveragePool", PoolSupported, PreparePool},
+    {"", "GlobalMaxPool", PoolSupported, PreparePool},
+    {"", "Softmax", SoftmaxSupported, PrepareSoftmax},
+    {"", "LogSoftmax", SoftmaxSupported, PrepareSoftmax},
+    {"", "LayerNormalization", NormSupported, PrepareNorm},
+    {"", "BatchNormalization", NormSupported, PrepareNorm},
+    {"", "Relu", EltwiseSupported, PrepareEltwise},
+    {"", "LeakyRelu", EltwiseSupported, PrepareEltwise},
+    {"", "Elu", EltwiseSupported, PrepareEltwise},
+    {"", "Sigmoid", EltwiseSupported, PrepareEltwise},
+    {"", "Tanh", EltwiseSupported, PrepareEltwise},
+    {"", "HardSigmoid", EltwiseSupported, PrepareEltwise},
+    {"", "HardSwish", EltwiseSupported, PrepareEltwise},
+    {"", "Abs", EltwiseSupported, PrepareEltwise},
+    {"", "Sqrt", EltwiseSupported, PrepareEltwise},
+    {"", "Exp", EltwiseSupported, PrepareEltwise},
+    {"", "Log", EltwiseSupported, PrepareEltwise},
+    {"", "Softplus", EltwiseSupported, PrepareEltwise},
+    {"", "Clip", EltwiseSupported, PrepareEltwise},
+    {"", "Add", BinarySupported, PrepareBinary},
+    {"", "Sub", BinarySupported, PrepareBinary},
+    {"", "Mul", BinarySupported, PrepareBinary},
+    {"", "Div", BinarySupported, PrepareBinary},
+    {"", "Max", BinarySupported, PrepareBinary},
+    {"", "Min", BinarySupported, PrepareBinary},
+    {"", "Concat", ConcatSumSupported, PrepareConcatSum},
+    {"", "Sum", ConcatSumSupported, PrepareConcatSum},
+};
+// clang-format on
+
+const OpEntry* FindOp(const ir::Node& node) {
+  const std::string& d = node.domain();
+  const std::string domain = d == "ai.onnx" ? std::string() : d;
+  for (const OpEntry& e : kOps) {
+    if (domain == e.domain && node.op_type() == e.op_type) return &e;
+  }
+  return nullptr;
+}
+
+bool Unsupported(dnnl_status_t s) { return s == dnnl_unimplemented || s == dnnl_invalid_arguments; }
+
+// oneDNN fixes a primitive's work split for omp_get_max_threads() at creation; executed with another thread count
+// it can run many times slower. Sets the calling thread's OpenMP thread count to the kernel's for the scope.
+class OmpThreadsScope {
+ public:
+  explicit OmpThreadsScope(int threads) : saved_(omp_get_max_threads()) {
+    if (threads != saved_) omp_set_num_threads(threads);
+  }
+  ~OmpThreadsScope() {
+    if (omp_get_max_threads() != saved_) omp_set_num_threads(saved_);
+  }
+  OmpThreadsScope(const OmpThreadsScope&) = delete;
+  OmpThreadsScope& operator=(const OmpThreadsScope&) = delete;
+
+ private:
+  int saved_;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::PrepareRequest& request) {
+  GE_RETURN_IF_ERROR(exec::ValidateRequest(request));
+  const OpEntry* e = FindOp(*request.node);
+  if (e == nullptr) return std::unique_ptr<exec::PreparedKernel>();
+  const std::string label = exec::NodeLabel(*request.node);
+  try {
+    const OpView v = OpView::FromRequest(request);
+    if (!CommonSupported(v)) return std::unique_ptr<exec::PreparedKernel>();
+    const OmpThreadsScope threads(std::max(1, v.threads));
+    return e->prepare(v);
+  } catch (const dnnl::error& err) {
+    if (Unsupported(err.status)) return std::unique_ptr<exec::PreparedKernel>();
+    if (err.status == dnnl_out_of_memory) return ResourceExhausted(label + ": oneDNN: " + err.what());
+    return Internal(label + ": oneDNN: " + err.what());
+  } catch (const std::bad_alloc&) {
+    return ResourceExhausted(label + ": out of memory preparing a oneDNN kernel");
+  } catch (const std::exception& err) {
+    return Internal(label + ": preparing a oneDNN kernel: " + err.what());
+  }
+}
+
+bool DnnlSupports(const ir::Node& node) {
+  const OpEntry* e = FindOp(node);
+  if (e == nullptr || !node.subgraphs().empty()) return false;
+  try {
+    const OpView v = OpView::FromNode(node);
+    return CommonSupported(v) && e->supported(v);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace ge::dnnl_kernels

@@ -1,0 +1,228 @@
+// Test helpers for the dnnl engine (after kernels/exec/exec_test_util.h): build a one-node graph (any domain),
+// infer static output descs as the compiler does (constants known), prepare its kernel through PrepareDnnlKernel,
+// bind the slots to owned buffers, run it as an rt task and compare with the reference kernels.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+#include "kernels/dnnl/dnnl_engine.h"
+#include "kernels/exec/kernel_util.h"
+#include "kernels/ref/kernel_registry.h"
+#include "kernels/ref/node_runner.h"
+#include "ops/op_schema.h"
+#include "rt/task.h"
+#include "rt/thread_pool.h"
+
+namespace ge::dnnl_kernels::testing {
+
+struct Case {
+  Case(std::string op_type, std::vector<Tensor> in, std::vector<bool> consts = {}, ir::AttrMap a = ir::AttrMap(),
+       std::string op_domain = "")
+      : op(std::move(op_type)), domain(std::move(op_domain)), inputs(std::move(in)), is_const(std::move(consts)),
+        attrs(std::move(a)) {}
+  std::string op, domain;
+  std::vector<Tensor> inputs;  // an invalid Tensor = omitted optional input
+  std::vector<bool> is_const;  // per input; missing entries are false
+  ir::AttrMap attrs;
+  int num_outputs = 1;
+  std::vector<bool> output_present;  // per output; empty = all present
+  int64_t opset = 17;
+  int threads = 1;
+  bool IsConst(size_t i) const { return i < is_const.size() && is_const[i]; }
+};
+
+struct Prepared {
+  std::unique_ptr<ir::Graph> graph;
+  ir::Node* node = nullptr;
+  exec::PrepareRequest request;
+  std::unique_ptr<exec::PreparedKernel> kernel;  // nullptr when the engine declined
+  std::vector<Tensor> inputs, outputs;
+
+  Status Run(rt::ThreadPool* pool = nullptr) {
+    rt::TaskContext ctx;
+    ctx.pool = pool;
+    return kernel->fn()(kernel->args(), ctx);
+  }
+};
+
+inline StatusOr<std::unique_ptr<Prepared>> PrepareCase(const Case& c) {
+  auto p = std::make_unique<Prepared>();
+  p->graph = std::make_unique<ir::Graph>("test");
+  ir::Graph& g = *p->graph;
+  std::vector<ir::Value*> ins;
+  std::vector<TensorDesc> in_descs;
+  ops::InferContext ictx;
+  ictx.attrs = &c.attrs;
+  ictx.opset = c.opset;
+  ictx.op_type = c.op;
+  ictx.node_name = "n_" + c.op;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    const Tensor& t = c.inputs[i];
+    if (!t.valid()) {
+      ins.push_back(nullptr);
+      in_descs.emplace_back();
+      continue;
+    }
+    TensorDesc d(t.dtype(), Shape(t.dims()));
+    const std::string name = "in" + std::to_string(i);
+    ir::Value* v = c.IsConst(i) ? g.AddConstant(name, t) : g.AddInput(name, d);
+    v->desc() = d;
+    ins.push_back(v);
+    in_descs.push_back(d);
+  }
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    ictx.inputs.push_back(ins[i] ? &in_descs[i] : nullptr);
+    ictx.input_values.push_back(ins[i] && c.IsConst(i) ? &c.inputs[i] : nullptr);
+  }
+  const ops::OpSchema* schema = ops::BuiltinOps().Find(c.domain, c.op);
+  if (schema == nullptr) return NotFound("no schema for " + c.domain + "::" + c.op);
+  ictx.outputs.resize(c.num_outputs);
+  GE_RETURN_IF_ERROR(ops::RunInference(*schema, ictx));
+  std::vector<ir::Value*> outs;
+  for (int i = 0; i < c.num_outputs; ++i) {
+    const bool present = c.output_present.empty() || c.output_present[i];
+    outs.push_back(present ? g.AddValue("out" + std::to_string(i), ictx.outputs[i]) : nullptr);
+  }
+  p->node = g.AddNode(c.op, "n_" + c.op, ins, outs, c.domain);
+  p->node->attrs() = c.attrs;
+  p->node->set_engine(kDnnlEngineName);
+
+  exec::PrepareRequest& r = p->request;
+  r.node = p->node;
+  r.opset = c.opset;
+  r.input_descs = in_descs;
+  for (int i = 0; i < c.num_outputs; ++i) r.output_descs.push_back(outs[i] ? ictx.outputs[i] : TensorDesc());
+  for (size_t i = 0; i < c.inputs.size(); ++i) r.const_inputs.push_back(ins[i] && c.IsConst(i) ? &c.inputs[i] : nullptr);
+  r.intra_op_threads = c.threads;
+  GE_ASSIGN_OR_RETURN(p->kernel, PrepareDnnlKernel(r));
+  if (p->kernel == nullptr) return p;
+  exec::KernelIo& io = p->kernel->io();
+  if (io.inputs.size() != c.inputs.size() || io.outputs.size() != static_cast<size_t>(c.num_outputs)) {
+    return Internal("io() has the wrong number of slots");
+  }
+  // Inputs point at copies (an in-place kernel cannot clobber the case), outputs at fresh buffers.
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    if (!c.inputs[i].valid()) {
+      p->inputs.emplace_back();
+      continue;
+    }
+    GE_ASSIGN_OR_RETURN(Tensor copy, c.inputs[i].Clone());
+    p->inputs.push_back(copy);
+    io.inputs[i] = p->inputs.back().raw_data();
+  }
+  for (int i = 0; i < c.num_outputs; ++i) {
+    if (outs[i] == nullptr) {
+      p->outputs.emplace_back();
+      continue;
+    }
+    const TensorDesc& d = r.output_descs[i];
+    GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(d.dtype, d.shape.dims()));
+    p->outputs.push_back(t);
+    io.outputs[i] = p->outputs.back().raw_data();
+  }
+  return p;
+}
+
+// The reference kernels (every registered family) on the same inputs.
+inline StatusOr<std::vector<Value>> RunRef(const Case& c) {
+  ref::NodeCall call;
+  call.op_type = c.op;
+  call.domain = c.domain;
+  call.node_name = "ref_" + c.op;
+  call.attrs = &c.attrs;
+  call.opset = c.opset;
+  call.num_outputs = c.num_outputs;
+  std::vector<Value> vals;
+  vals.reserve(c.inputs.size());
+  for (const Tensor& t : c.inputs) vals.push_back(t.valid() ? Value(t) : Value());
+  for (const Value& v : vals) call.inputs.push_back(v.is_none() ? nullptr : &v);
+  std::mt19937_64 rng(0);
+  call.rng = &rng;
+  return ref::RunNode(ops::BuiltinOps(), ref::RefKernels(), call);
+}
+
+inline Tensor RandomTensor(const Dims& dims, std::mt19937& rng, double lo = -3, double hi = 3) {
+  Tensor t = Tensor::Create(DataType::kFloat, dims).value();
+  std::uniform_real_distribution<double> u(lo, hi);
+  float* p = t.data<float>();
+  for (int64_t i = 0; i < t.numel(); ++i) p[i] = static_cast<float>(u(rng));
+  return t;
+}
+
+// got == want within rtol, relative to the larger magnitude of the pair or, for elements where accumulation
+// cancelled (a sum of many terms that is near zero), to the largest magnitude of `want`: fp32 accumulation order
+// differs between oneDNN and ref, so an absolute error of rtol * max|want| is the fair bound there.
+inline void ExpectNear(const Tensor& got, const Tensor& want, double rtol, const std::string& what) {
+  ASSERT_EQ(got.dtype(), want.dtype()) << what;
+  ASSERT_EQ(got.dims(), want.dims()) << what;
+  double scale = 0;
+  for (int64_t i = 0; i < want.numel(); ++i) scale = std::max(scale, std::fabs(want.GetAsDouble(i)));
+  int bad = 0;
+  for (int64_t i = 0; i < got.numel() && bad < 5; ++i) {
+    const double g = got.GetAsDouble(i), w = want.GetAsDouble(i);
+    const double err = std::fabs(g - w);
+    const bool ok = g == w || err <= rtol * std::max(std::fabs(g), std::fabs(w)) || err <= rtol * scale;
+    if (!ok) {
+      ++bad;
+      ADD_FAILURE() << what << ": element " << i << " got " << g << " want " << w;
+    }
+  }
+}
+
+inline std::string CaseName(const Case& c) {
+  std::string s = (c.domain.empty() ? "" : c.domain + "::") + c.op + "(";
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    if (i) s += ", ";
+    s += c.inputs[i].valid() ? DimsToString(c.inputs[i].dims()) : "none";
+    if (c.IsConst(i)) s += " const";
+  }
+  return s + ")";
+}
+
+// Prepares c on the dnnl engine (expects a kernel whose impl_name starts with "dnnl." and DnnlSupports to agree),
+// runs it and compares every present output with the reference kernels.
+inline void ExpectDnnlMatchesRef(const Case& c, double rtol = 1e-4, rt::ThreadPool* pool = nullptr) {
+  const std::string name = CaseName(c);
+  auto p = PrepareCase(c);
+  ASSERT_TRUE(p.ok()) << name << ": " << p.status().ToString();
+  ASSERT_NE((*p)->kernel, nullptr) << name << ": the dnnl engine declined";
+  EXPECT_TRUE(DnnlSupports(*(*p)->node)) << name;
+  EXPECT_EQ(std::string((*p)->kernel->impl_name()).rfind("dnnl.", 0), 0u) << (*p)->kernel->impl_name();
+  if (std::getenv("GE_DNNL_TEST_VERBOSE")) std::printf("%s -> %s\n", name.c_str(), (*p)->kernel->impl_name());
+  Status s = (*p)->Run(pool);
+  ASSERT_TRUE(s.ok()) << name << ": " << s.ToString();
+  auto want = RunRef(c);
+  ASSERT_TRUE(want.ok()) << name << ": " << want.status().ToString();
+  for (int i = 0; i < c.num_outputs; ++i) {
+    if (!(*p)->outputs[i].valid()) continue;
+    ASSERT_TRUE((*want)[i].is_tensor()) << name;
+    ExpectNear((*p)->outputs[i], (*want)[i].tensor, rtol, name + " output " + std::to_string(i));
+  }
+}
+
+// Expects the engine to decline c (nullptr, no error) and DnnlSupports to say so.
+inline void ExpectDeclined(const Case& c) {
+  const std::string name = CaseName(c);
+  auto p = PrepareCase(c);
+  ASSERT_TRUE(p.ok()) << name << ": " << p.status().ToString();
+  EXPECT_TRUE((*p)->kernel == nullptr) << name << " was accepted as " << (*p)->kernel->impl_name();
+  EXPECT_FALSE(DnnlSupports(*(*p)->node)) << name;
+}
+
+inline ir::AttrMap Attrs(std::initializer_list<std::pair<std::string, ir::AttrValue>> kv) {
+  ir::AttrMap a;
+  for (const auto& [k, v] : kv) a.Set(k, v);
+  return a;
+}
+using AV = ir::AttrValue;
+
+}  // namespace ge::dnnl_kernels::testing

@@ -1,0 +1,183 @@
+#include "kernels/dnnl/dnnl_util.h"
+
+#include <limits>
+
+#include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/exec/kernel_util.h"
+#include "ops/fused/fused_activation.h"
+
+namespace ge::dnnl_kernels {
+
+OpView OpView::FromRequest(const exec::PrepareRequest& r) {
+  OpView v;
+  v.node = r.node;
+  v.opset = r.opset;
+  v.in = r.input_descs;
+  v.out = r.output_descs;
+  v.consts = r.const_inputs;
+  v.consts.resize(v.in.size(), nullptr);
+  v.static_shapes = true;  // ValidateRequest has checked every present desc
+  v.threads = r.intra_op_threads;
+  return v;
+}
+
+OpView OpView::FromNode(const ir::Node& node) {
+  OpView v;
+  v.node = &node;
+  v.static_shapes = true;
+  for (const ir::Value* x : node.inputs()) {
+    v.in.push_back(x ? x->desc() : TensorDesc());
+    v.consts.push_back(x ? x->const_value() : nullptr);
+    if (x && !exec::IsStaticTensor(x->desc())) v.static_shapes = false;
+  }
+  for (const ir::Value* y : node.outputs()) {
+    v.out.push_back(y ? y->desc() : TensorDesc());
+    if (y && !exec::IsStaticTensor(y->desc())) v.static_shapes = false;
+  }
+  return v;
+}
+
+const ir::AttrMap& OpView::attrs() const { return node->attrs(); }
+bool OpView::has_in(int i) const { return i < num_in() && node->input(i) != nullptr; }
+bool OpView::has_out(int i) const { return i < num_out() && node->output(i) != nullptr; }
+int OpView::in_rank(int i) const { return in[i].shape.unknown_rank() ? -1 : in[i].shape.rank(); }
+
+namespace {
+
+bool PlainFloat(const TensorDesc& d, bool static_shapes) {
+  if (d.kind != ValueKind::kTensor || d.dtype != DataType::kFloat) return false;
+  if (d.format != Format::kND && d.format != Format::kNCHW) return false;
+  if (!static_shapes || d.shape.unknown_rank()) return true;
+  if (d.shape.rank() > DNNL_MAX_NDIMS) return false;
+  for (int64_t x : d.shape.dims()) {
+    if (x == 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool CommonSupported(const OpView& v) {
+  for (int i = 0; i < v.num_in(); ++i) {
+    if (v.has_in(i) && !PlainFloat(v.in[i], v.static_shapes)) return false;
+  }
+  for (int i = 0; i < v.num_out(); ++i) {
+    if (v.has_out(i) && !PlainFloat(v.out[i], v.static_shapes)) return false;
+  }
+  return v.num_out() >= 1 && v.has_out(0);
+}
+
+bool OnlyFirstOutputs(const OpView& v, int n) {
+  for (int i = 0; i < v.num_out(); ++i) {
+    if (v.has_out(i) != (i < n)) return false;
+  }
+  return v.num_out() >= n;
+}
+
+dnnl::memory::dims ToDnnlDims(const Dims& d) {
+  if (d.empty()) return {1};
+  return dnnl::memory::dims(d.begin(), d.end());
+}
+
+dnnl::memory::desc StridedDesc(const dnnl::memory::dims& dims, const dnnl::memory::dims& strides) {
+  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, strides);
+}
+
+dnnl::memory::desc PlainDesc(const Dims& d) {
+  const dnnl::memory::dims dims = ToDnnlDims(d);
+  dnnl::memory::dims strides(dims.size());
+  dnnl::memory::dim acc = 1;
+  for (int i = static_cast<int>(dims.size()) - 1; i >= 0; --i) {
+    strides[i] = acc;
+    acc *= dims[i];
+  }
+  return StridedDesc(dims, strides);
+}
+
+dnnl::memory::desc AnyDesc(const Dims& d) {
+  return dnnl::memory::desc(ToDnnlDims(d), dnnl::memory::data_type::f32, dnnl::memory::format_tag::any);
+}
+
+bool ParseActivation(const ir::AttrMap& attrs, std::vector<EltStep>* steps) {
+  using A = dnnl::algorithm;
+  using K = fused::Activation;
+  fused::ActivationSpec spec;
+  steps->clear();
+  if (!fused::ParseActivation(attrs, &spec).ok()) return false;
+  const float p0 = spec.param[0], p1 = spec.param[1];
+  switch (spec.kind) {
+    case K::kNone: break;
+    case K::kRelu: steps->push_back({A::eltwise_relu, 0.f, 0.f}); break;
+    case K::kLeakyRelu: steps->push_back({A::eltwise_relu, p0, 0.f}); break;
+    case K::kClip:
+      if (!(p0 <= p1)) return false;  // min > max: every element is max; left to ref
+      steps->push_back({A::eltwise_clip_v2, p0, p1});
+      break;
+    case K::kSigmoid: steps->push_back({A::eltwise_logistic, 0.f, 0.f}); break;
+    case K::kTanh: steps->push_back({A::eltwise_tanh, 0.f, 0.f}); break;
+    case K::kHardSigmoid:
+      steps->push_back({A::eltwise_linear, p0, p1});
+      steps->push_back({A::eltwise_clip_v2, 0.f, 1.f});
+      break;
+    case K::kHardSwish: steps->push_back({A::eltwise_hardswish, 0.f, 0.f}); break;
+    case K::kElu: steps->push_back({A::eltwise_elu, p0, 0.f}); break;
+    case K::kGelu: steps->push_back({A::eltwise_gelu_erf, 0.f, 0.f}); break;
+    case K::kSilu: steps->push_back({A::eltwise_swish, 1.f, 0.f}); break;
+  }
+  return true;
+}
+
+namespace {
+
+// a2 * (a1 * x + b1) + b2 as one linear step.
+void MergeLinear(std::vector<EltStep>* steps) {
+  std::vector<EltStep> out;
+  for (const EltStep& s : *steps) {
+    if (!out.empty() && s.alg == dnnl::algorithm::eltwise_linear && out.back().alg == dnnl::algorithm::eltwise_linear) {
+      EltStep& prev = out.back();
+      prev.beta = s.alpha * prev.beta + s.beta;
+      prev.alpha = s.alpha * prev.alpha;
+    } else {
+      out.push_back(s);
+    }
+  }
+  *steps = std::move(out);
+}
+
+}  // namespace
+
+bool EltwiseChainOk(std::vector<EltStep> steps) {
+  MergeLinear(&steps);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (steps[i].alg == steps[j].alg) return false;
+    }
+  }
+  return true;
+}
+
+bool AppendEltwise(std::vector<EltStep> steps, dnnl::post_ops* ops) {
+  if (!EltwiseChainOk(steps)) return false;
+  MergeLinear(&steps);
+  for (const EltStep& s : steps) ops->append_eltwise(1.f, s.alg, s.alpha, s.beta);
+  return true;
+}
+
+dnnl::memory WeightsMemory(DnnlKernel* k, const OpView& v, int input, const dnnl::memory::desc& plain,
+                           const dnnl::memory::desc& chosen) {
+  const Tensor* c = v.const_in(input);
+  if (c == nullptr || chosen == plain) return k->BindInput(input, plain);
+  dnnl::memory src = k->ConstMemory(plain, c->raw_data());
+  dnnl::memory dst = k->OwnedMemory(chosen);
+  dnnl::reorder(src, dst).execute(k->stream(), src, dst);
+  k->stream().wait();
+  return dst;
+}
+
+void AddReorder(DnnlKernel* k, const dnnl::memory& from, const dnnl::memory& to) {
+  const dnnl::reorder::primitive_desc pd(k->engine(), from.get_desc(), k->engine(), to.get_desc(),
+                                         UserScratchpadAttr());
+  k->AddStep(dnnl::reorder(pd), pd, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+}
+
+}  // namespace ge::dnnl_kernels

@@ -1,0 +1,83 @@
+// What the dnnl engine's planners look at, and small helpers shared by the op families: the OpView (one node
+// with its descs and constant inputs, built from a PrepareRequest or, for DnnlSupports, from the node's values),
+// dims and plain memory descs, and element-wise steps (standalone ops, activations and post-ops).
+#pragma once
+#include <dnnl.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "base/tensor.h"
+#include "base/tensor_desc.h"
+#include "ir/graph.h"
+#include "kernels/exec/prepared_kernel.h"
+
+namespace ge::dnnl_kernels {
+
+class DnnlKernel;
+
+// One node as the planners see it. Descs of omitted optional inputs/outputs are default descs.
+struct OpView {
+  const ir::Node* node = nullptr;
+  int64_t opset = 17;                   // of the node's domain (DnnlSupports: 17; no support rule depends on it)
+  std::vector<TensorDesc> in, out;      // one per node input / output
+  std::vector<const Tensor*> consts;    // per input: the constant value or nullptr
+  bool static_shapes = false;           // every present input and output has known dims
+  int threads = 1;                      // request.intra_op_threads
+
+  static OpView FromRequest(const exec::PrepareRequest& r);
+  static OpView FromNode(const ir::Node& node);
+
+  const ir::AttrMap& attrs() const;
+  int num_in() const { return static_cast<int>(in.size()); }
+  int num_out() const { return static_cast<int>(out.size()); }
+  bool has_in(int i) const;
+  bool has_out(int i) const;
+  const Dims& in_dims(int i) const { return in[i].shape.dims(); }
+  const Dims& out_dims(int i) const { return out[i].shape.dims(); }
+  const Tensor* const_in(int i) const { return i < static_cast<int>(consts.size()) ? consts[i] : nullptr; }
+  // Rank of input i when known, else -1.
+  int in_rank(int i) const;
+};
+
+// Checks every op family shares: present inputs and outputs are float32 plain (ND/NCHW) tensors; with static
+// shapes, no dim is zero and every rank is at most DNNL_MAX_NDIMS.
+bool CommonSupported(const OpView& v);
+// The node has exactly `n` outputs present and output i >= n absent.
+bool OnlyFirstOutputs(const OpView& v, int n);
+
+dnnl::memory::dims ToDnnlDims(const Dims& d);
+// Row-major f32 desc of dims (a rank-0 tensor is described as [1]).
+dnnl::memory::desc PlainDesc(const Dims& d);
+dnnl::memory::desc StridedDesc(const dnnl::memory::dims& dims, const dnnl::memory::dims& strides);
+// f32 desc of dims whose layout oneDNN picks (format_tag::any).
+dnnl::memory::desc AnyDesc(const Dims& d);
+
+// One element-wise oneDNN operation: algorithm with its alpha and beta.
+struct EltStep {
+  dnnl::algorithm alg;
+  float alpha = 0, beta = 0;
+};
+
+// The fused ops' `activation` / `activation_params` attributes (parsed by ops/fused/fused_activation.h, defaults
+// filled in) as element-wise steps (empty for none). False when they are malformed, or Clip's min > max.
+bool ParseActivation(const ir::AttrMap& attrs, std::vector<EltStep>* steps);
+// Appends the steps as eltwise post-ops. False (nothing appended) when two steps would share an algorithm:
+// oneDNN 2.6's jit post-op chains (brgemm matmul at least) run every eltwise post-op of one algorithm with the
+// first one's alpha and beta, so such chains are not built. Adjacent linear steps are merged first.
+bool AppendEltwise(std::vector<EltStep> steps, dnnl::post_ops* ops);
+// Whether AppendEltwise accepts the steps (for the planners).
+bool EltwiseChainOk(std::vector<EltStep> steps);
+
+// For ops with a weights input: the memory to pass as weights. When the input is constant, it is reordered once
+// into the layout pd prefers (kernel-owned) unless that layout is the plain one; otherwise the slot is bound.
+dnnl::memory WeightsMemory(DnnlKernel* k, const OpView& v, int input, const dnnl::memory::desc& plain,
+                           const dnnl::memory::desc& chosen);
+
+// Appends a reorder step from one memory to another (layouts differ, dims equal).
+void AddReorder(DnnlKernel* k, const dnnl::memory& from, const dnnl::memory& to);
+
+}  // namespace ge::dnnl_kernels

@@ -1,0 +1,109 @@
+#include "kernels/dnnl/dnnl_test_util.h"
+
+namespace ge::dnnl_kernels::testing {
+namespace {
+
+TEST(DnnlEltwise, UnaryOps) {
+  std::mt19937 rng(51);
+  const std::vector<std::pair<std::string, ir::AttrMap>> ops = {
+      {"Relu", {}},
+      {"LeakyRelu", Attrs({{"alpha", AV::Float(0.3f)}})},
+      {"LeakyRelu", {}},
+      {"Elu", Attrs({{"alpha", AV::Float(0.5f)}})},
+      {"Sigmoid", {}},
+      {"Tanh", {}},
+      {"HardSigmoid", Attrs({{"alpha", AV::Float(0.3f)}, {"beta", AV::Float(0.4f)}})},
+      {"HardSigmoid", {}},
+      {"HardSwish", {}},
+      {"Abs", {}},
+      {"Exp", {}},
+      {"Softplus", {}},
+  };
+  for (const auto& [op, attrs] : ops) {
+    SCOPED_TRACE(op);
+    ExpectDnnlMatchesRef(Case(op, {RandomTensor({2, 3, 17}, rng)}, {}, attrs));
+  }
+  ExpectDnnlMatchesRef(Case("Sqrt", {RandomTensor({4, 9}, rng, 0, 5)}));
+  ExpectDnnlMatchesRef(Case("Log", {RandomTensor({4, 9}, rng, 0.01, 5)}));
+  ExpectDnnlMatchesRef(Case("Relu", {RandomTensor({}, rng)}));  // a scalar
+}
+
+TEST(DnnlEltwise, Clip) {
+  std::mt19937 rng(52);
+  Tensor x = RandomTensor({3, 11}, rng);
+  ExpectDnnlMatchesRef(Case("Clip", {x, Tensor::Scalar<float>(-1.f), Tensor::Scalar<float>(2.f)}, {false, true, true}));
+  ExpectDnnlMatchesRef(Case("Clip", {x, Tensor(), Tensor::Scalar<float>(0.5f)}, {false, false, true}));
+  ExpectDnnlMatchesRef(Case("Clip", {x, Tensor::Scalar<float>(0.f)}, {false, true}));
+  ExpectDnnlMatchesRef(Case("Clip", {x}));
+  Case old("Clip", {x}, {}, Attrs({{"min", AV::Float(-0.5f)}, {"max", AV::Float(0.5f)}}));
+  old.opset = 6;
+  ExpectDnnlMatchesRef(old);
+  // Bounds that are not constants, and min > max.
+  ExpectDeclined(Case("Clip", {x, Tensor::Scalar<float>(-1.f), Tensor::Scalar<float>(2.f)}, {false, false, true}));
+  ExpectDeclined(Case("Clip", {x, Tensor::Scalar<float>(2.f), Tensor::Scalar<float>(1.f)}, {false, true, true}));
+}
+
+TEST(DnnlEltwise, InPlace) {
+  std::mt19937 rng(53);
+  const Case c("HardSigmoid", {RandomTensor({5, 7}, rng)});
+  auto p = PrepareCase(c);
+  ASSERT_TRUE(p.ok() && (*p)->kernel != nullptr);
+  (*p)->kernel->io().outputs[0] = (*p)->kernel->io().inputs[0];
+  ASSERT_TRUE((*p)->Run().ok());
+  auto want = RunRef(c);
+  ASSERT_TRUE(want.ok());
+  ExpectNear((*p)->inputs[0], (*want)[0].tensor, 1e-6, "in place");
+}
+
+TEST(DnnlBinary, BroadcastPatterns) {
+  std::mt19937 rng(54);
+  const std::vector<std::pair<Dims, Dims>> shapes = {
+      {{2, 3, 4}, {2, 3, 4}}, {{2, 3, 4}, {4}}, {{2, 3, 4}, {}}, {{2, 3, 4}, {2, 1, 4}},
+      {{2, 3, 4}, {1, 3, 1}}, {{4}, {2, 3, 4}}, {{}, {2, 3}},    {{1, 3, 1}, {2, 3, 4}},
+  };
+  for (const char* op : {"Add", "Sub", "Mul", "Max", "Min"}) {
+    for (const auto& [a, b] : shapes) {
+      SCOPED_TRACE(std::string(op) + DimsToString(a) + DimsToString(b));
+      ExpectDnnlMatchesRef(Case(op, {RandomTensor(a, rng), RandomTensor(b, rng)}));
+    }
+  }
+  ExpectDnnlMatchesRef(Case("Div", {RandomTensor({2, 3, 4}, rng), RandomTensor({3, 1}, rng, 0.5, 2)}));
+  ExpectDnnlMatchesRef(Case("Div", {RandomTensor({2, 3, 4}, rng), RandomTensor({2, 3, 4}, rng, 0.5, 2)}));
+}
+
+TEST(DnnlBinary, Declines) {
+  std::mt19937 rng(55);
+  // Both operands broadcast; Div whose first operand broadcasts; three-input Max; integers.
+  ExpectDeclined(Case("Add", {RandomTensor({2, 1, 4}, rng), RandomTensor({1, 3, 1}, rng)}));
+  ExpectDeclined(Case("Div", {RandomTensor({4}, rng), RandomTensor({2, 3, 4}, rng)}));
+  ExpectDeclined(Case("Max", {RandomTensor({4}, rng), RandomTensor({4}, rng), RandomTensor({4}, rng)}));
+  Tensor i = Tensor::Create(DataType::kInt64, {3}).value();
+  ExpectDeclined(Case("Add", {i, i}));
+}
+
+TEST(DnnlConcatSum, ConcatAxes) {
+  std::mt19937 rng(56);
+  for (int64_t axis : {0, 1, 2, -1}) {
+    SCOPED_TRACE(axis);
+    Dims a = {2, 3, 4}, b = {2, 3, 4};
+    const int ax = static_cast<int>(axis < 0 ? axis + 3 : axis);
+    b[ax] = 5;
+    ExpectDnnlMatchesRef(Case("Concat", {RandomTensor(a, rng), RandomTensor(b, rng), RandomTensor(a, rng)}, {},
+                              Attrs({{"axis", AV::Int(axis)}})));
+  }
+  ExpectDnnlMatchesRef(Case("Concat", {RandomTensor({1, 64, 7, 7}, rng), RandomTensor({1, 32, 7, 7}, rng)}, {},
+                            Attrs({{"axis", AV::Int(1)}})));
+  ExpectDnnlMatchesRef(Case("Concat", {RandomTensor({3, 5}, rng)}, {}, Attrs({{"axis", AV::Int(0)}})));
+}
+
+TEST(DnnlConcatSum, Sum) {
+  std::mt19937 rng(57);
+  ExpectDnnlMatchesRef(Case("Sum", {RandomTensor({2, 3, 4}, rng)}));
+  ExpectDnnlMatchesRef(Case("Sum", {RandomTensor({2, 3, 4}, rng), RandomTensor({2, 3, 4}, rng)}));
+  ExpectDnnlMatchesRef(
+      Case("Sum", {RandomTensor({5, 6}, rng), RandomTensor({5, 6}, rng), RandomTensor({5, 6}, rng), RandomTensor({5, 6}, rng)}));
+  ExpectDeclined(Case("Sum", {RandomTensor({2, 3, 4}, rng), RandomTensor({4}, rng)}));  // broadcast
+}
+
+}  // namespace
+}  // namespace ge::dnnl_kernels::testing
