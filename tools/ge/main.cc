@@ -1,7 +1,10 @@
 // The `ge` command line (DESIGN.md §9).
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include <unistd.h>
 
 #include "commands.h"
 
@@ -21,7 +24,18 @@ void Usage() {
 
 }  // namespace
 
+// oneDNN runs on OpenMP, whose threads busy-wait between parallel regions by default; on a machine shared with
+// other work (or with ge's own stream workers) that spinning costs more than it saves. libgomp reads its
+// environment when it is loaded, before main, so the policy is set by re-executing once. OMP_WAIT_POLICY set by
+// the user is respected.
+void EnsurePassiveOpenMpWait(char** argv) {
+  if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;
+  if (::setenv("OMP_WAIT_POLICY", "PASSIVE", 1) != 0) return;
+  ::execv("/proc/self/exe", argv);  // returns only on failure: then run as we are
+}
+
 int main(int argc, char** argv) {
+  EnsurePassiveOpenMpWait(argv);
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     Usage();
     return argc < 2 ? 2 : 0;
