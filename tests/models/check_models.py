@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Model tests: exports the zoo (export_models.py) once into WORKDIR, runs each model through `ge run`, and checks
 its output against PyTorch's with relative L2 error <= 1e-4; then compiles it (`ge compile`) and checks that the .om's
-output equals the interpreter's within relative L2 1e-5.
+output equals the interpreter's within relative L2 1e-5, and once more with the oneDNN engine on
+(`--option=ge.engine.dnnl=1`) within 1e-4.
 usage: check_models.py GE_BINARY WORKDIR [name ...]   (exit 77 = skipped: no python3-torch)"""
 import os
 import subprocess
@@ -60,6 +61,21 @@ for name in models:
         err_om = (np.linalg.norm(got_om - got) / max(np.linalg.norm(got), 1e-30)) if got_om.shape == got.shape else np.inf
         ok = ok and np.isfinite(err_om) and err_om <= 1e-5
         line += f"; .om ({engine}{', ' + streams.replace(chr(34), '') if streams else ''}) vs interpreter {err_om:.2e}"
+        om_d = os.path.join(work, name + ".dnnl.om")
+        out_d = os.path.join(work, name + ".out_dnnl")
+        r = subprocess.run([ge, "compile", f"--model={work}/{name}.onnx", f"--output={om_d}",
+                            "--option=ge.engine.dnnl=1"], capture_output=True, text=True, timeout=900)
+        if r.returncode == 0:
+            r = subprocess.run([ge, "run", f"--model={om_d}", f"--input={work}/{name}.in.npy",
+                                f"--output_dir={out_d}"], capture_output=True, text=True, timeout=900)
+        if r.returncode != 0:
+            ok = False
+            line += f"; dnnl .om failed: {r.stderr.strip()[-300:]}"
+        else:
+            got_d = np.load(os.path.join(out_d, "output.npy")).astype(np.float64)
+            err_d = (np.linalg.norm(got_d - got) / max(np.linalg.norm(got), 1e-30)) if got_d.shape == got.shape else np.inf
+            ok = ok and np.isfinite(err_d) and err_d <= 1e-4
+            line += f"; dnnl {err_d:.2e}"
     print(f"{'ok  ' if ok else 'FAIL'} {line}", flush=True)
     failures += 0 if ok else 1
 print(f"{len(models) - failures} passed, {failures} failed")

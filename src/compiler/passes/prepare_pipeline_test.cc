@@ -61,8 +61,8 @@ TEST(PreparePipeline, ConvBnReluWithDuplicatesAndDeadCode) {
   const %shape: int64[2] = [1, -1]
   const %w_bn: float32[4,3,3,3] = <elided 108 elements>
   const %b_bn: float32[4] = <elided 4 elements>
-  conv: %r: float32[1,4,8,8] = ge::FusedConv(%x, %w_bn, %b_bn) {activation="Relu", pads=[1,1,1,1]} @dnnl
-  p1: %p1: float32[1,4,4,4] = MaxPool(%r) {kernel_shape=[2,2], strides=[2,2]} @dnnl
+  conv: %r: float32[1,4,8,8] = ge::FusedConv(%x, %w_bn, %b_bn) {activation="Relu", pads=[1,1,1,1]} @ref
+  p1: %p1: float32[1,4,4,4] = MaxPool(%r) {kernel_shape=[2,2], strides=[2,2]} @ref
   sum: %s: float32[1,4,4,4] = Add(%p1, %p1) @ref
   flat: %y: float32[1,64] = Reshape(%s, %shape) @ref
   return %y
@@ -91,6 +91,21 @@ TEST(PreparePipeline, FusionOption) {
   Status s = RunPreparePipeline(*m, ctx);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("ge.fusion must be 0 or 1, got 'yes'"), std::string::npos) << s.message();
+}
+
+TEST(PreparePipeline, DnnlEngineOption) {
+  auto m = Parse(ModelText());
+  ASSERT_TRUE(m);
+  PassContext ctx;
+  ctx.options["ge.engine.dnnl"] = "1";
+  ASSERT_TRUE(RunPreparePipeline(*m, ctx).ok());
+  std::string dump = ir::DumpText(*m->graph);
+  EXPECT_NE(dump.find("ge::FusedConv(%x, %w_bn, %b_bn) {activation=\"Relu\", pads=[1,1,1,1]} @dnnl"),
+            std::string::npos) << dump;
+  EXPECT_NE(dump.find("MaxPool(%r) {kernel_shape=[2,2], strides=[2,2]} @dnnl"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("Add(%p1, %p1) @ref"), std::string::npos) << dump;  // element-wise stays off oneDNN
+  ctx.options["ge.engine.dnnl"] = "2";
+  EXPECT_FALSE(RunPreparePipeline(*m, ctx).ok());
 }
 
 TEST(PreparePipeline, ErrorsNameTheFailingPass) {
