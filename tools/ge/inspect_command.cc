@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "flags.h"
+#include "io_util.h"
 #include "om/ir_om.h"
 #include "om/model_def.pb.h"
 #include "om/om_reader.h"
@@ -18,22 +19,7 @@ int Fail(const Status& s) {
   return 1;
 }
 
-std::string Quote(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      o += buf;
-    } else {
-      o += c;
-    }
-  }
-  return o + "\"";
-}
+std::string Quote(const std::string& s) { return "\"" + JsonEscape(s) + "\""; }
 
 // Ordered key/value pairs printed as JSON or as "key: value" lines.
 struct Report {

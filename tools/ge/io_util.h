@@ -13,6 +13,9 @@ namespace ge::cli {
 StatusOr<Tensor> MakeDefaultInput(const TensorDesc& desc, uint64_t seed);
 // "output: float32[1,1000] min=-3.1 max=4.2 mean=0.01 first=[0.1, 0.2, ...]"
 std::string SummarizeTensor(const std::string& name, const Tensor& t);
+// |s| escaped for a JSON string body (quotes, backslashes, control characters); no surrounding quotes.
+std::string JsonEscape(const std::string& s);
+
 // Safe file name for an output value name (path separators and odd characters replaced).
 std::string SanitizeFileName(const std::string& name);
 

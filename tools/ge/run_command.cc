@@ -30,23 +30,6 @@ double PeakRssMb() {
   return static_cast<double>(ru.ru_maxrss) / 1024.0;
 }
 
-std::string JsonEscape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      o += buf;
-    } else {
-      o += c;
-    }
-  }
-  return o;
-}
-
 // Binds --input flags to graph inputs: NAME=FILE or positional FILE in graph-input order.
 StatusOr<std::vector<Value>> BindInputs(const Flags& flags, const std::vector<ModelIo>& graph_inputs) {
   std::map<std::string, std::string> by_name;
