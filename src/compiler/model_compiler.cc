@@ -1,6 +1,5 @@
 #include "compiler/model_compiler.h"
 
-#include <cstdio>
 
 #include "compiler/build/model_builder.h"
 #include "compiler/passes/passes.h"
@@ -55,9 +54,9 @@ Status FixInputShapes(ir::Model& model, const CompileOptions& options, CompileRe
   return Status::Ok();
 }
 
-}  // namespace
-
-StatusOr<std::vector<uint8_t>> CompileToOm(ir::Model& model, const CompileOptions& options, CompileReport* report) {
+// The whole pipeline, up to an OmWriter holding the partitions (written to memory or to a file by the caller).
+StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const CompileOptions& options,
+                                                        CompileReport* report) {
   CompileReport local;
   CompileReport* r = report != nullptr ? report : &local;
   *r = CompileReport();
@@ -78,7 +77,7 @@ StatusOr<std::vector<uint8_t>> CompileToOm(ir::Model& model, const CompileOption
   r->dynamic_reason = StaticModelBlocker(model);
   if (!r->dynamic_reason.empty()) {
     wo.dynamic = true;
-    return om::WriteIrOm(model, wo);
+    return om::MakeIrOmWriter(model, wo);
   }
   BuildOptions bo;
   bo.auto_streams = options.ge_options.count("ge.streamMaxParallelNum") == 0;
@@ -97,30 +96,30 @@ StatusOr<std::vector<uint8_t>> CompileToOm(ir::Model& model, const CompileOption
   r->num_tasks = static_cast<size_t>(cm.tasks.tasks_size());
 
   wo.model_type = om::OmModelType::kStandard;
-  om::OmWriter writer(wo);
+  auto writer = std::make_unique<om::OmWriter>(wo);
   std::string def, tasks;
   if (!cm.def.SerializeToString(&def) || !cm.tasks.SerializeToString(&tasks)) {
     return ResourceExhausted("the compiled model is too large to serialize (protobuf limit 2 GiB)");
   }
-  GE_RETURN_IF_ERROR(writer.AddPartition(om::PartitionType::kModelDef, std::move(def)));
-  GE_RETURN_IF_ERROR(writer.AddPartition(om::PartitionType::kTaskInfo, std::move(tasks)));
+  GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kModelDef, std::move(def)));
+  GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kTaskInfo, std::move(tasks)));
   if (!cm.weights.empty()) {
-    GE_RETURN_IF_ERROR(writer.AddPartition(om::PartitionType::kWeightsData, std::move(cm.weights)));
+    GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kWeightsData, std::move(cm.weights)));
   }
-  return writer.WriteToMemory();
+  return writer;
+}
+
+}  // namespace
+
+StatusOr<std::vector<uint8_t>> CompileToOm(ir::Model& model, const CompileOptions& options, CompileReport* report) {
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmWriter> writer, CompileToWriter(model, options, report));
+  return writer->WriteToMemory();
 }
 
 Status CompileToOmFile(ir::Model& model, const CompileOptions& options, const std::string& path,
                        CompileReport* report) {
-  GE_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, CompileToOm(model, options, report));
-  GE_ASSIGN_OR_RETURN(auto reader, om::OmReader::FromMemory(bytes.data(), bytes.size()));
-  (void)reader;  // the image verifies before it reaches the disk
-  FILE* f = fopen((path + ".tmp").c_str(), "wb");
-  if (f == nullptr) return NotFound("cannot write " + path + ".tmp");
-  const bool ok = fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  if (fclose(f) != 0 || !ok) return DataLoss("short write to " + path + ".tmp");
-  if (rename((path + ".tmp").c_str(), path.c_str()) != 0) return DataLoss("cannot rename to " + path);
-  return Status::Ok();
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmWriter> writer, CompileToWriter(model, options, report));
+  return writer->WriteToFile(path);
 }
 
 }  // namespace ge::compiler

@@ -4,10 +4,8 @@
 
 namespace ge::om {
 
-namespace {
-
-StatusOr<std::unique_ptr<OmWriter>> MakeWriter(const ir::Model& model, const OmWriteOptions& options,
-                                               size_t inline_below) {
+StatusOr<std::unique_ptr<OmWriter>> MakeIrOmWriter(const ir::Model& model, const OmWriteOptions& options,
+                                                   size_t inline_below) {
   WeightsWriter weights(inline_below);
   GE_ASSIGN_OR_RETURN(std::string def, SerializeModel(model, &weights));
   OmWriteOptions o = options;
@@ -20,16 +18,14 @@ StatusOr<std::unique_ptr<OmWriter>> MakeWriter(const ir::Model& model, const OmW
   return w;
 }
 
-}  // namespace
-
 StatusOr<std::vector<uint8_t>> WriteIrOm(const ir::Model& model, const OmWriteOptions& options, size_t inline_below) {
-  GE_ASSIGN_OR_RETURN(auto w, MakeWriter(model, options, inline_below));
+  GE_ASSIGN_OR_RETURN(auto w, MakeIrOmWriter(model, options, inline_below));
   return w->WriteToMemory();
 }
 
 Status WriteIrOmFile(const ir::Model& model, const OmWriteOptions& options, const std::string& path,
                      size_t inline_below) {
-  GE_ASSIGN_OR_RETURN(auto w, MakeWriter(model, options, inline_below));
+  GE_ASSIGN_OR_RETURN(auto w, MakeIrOmWriter(model, options, inline_below));
   return w->WriteToFile(path);
 }
 

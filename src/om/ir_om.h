@@ -11,6 +11,8 @@
 namespace ge::om {
 
 // Constants of fewer than `inline_below` bytes stay in MODEL_DEF; the rest go to WEIGHTS_DATA (deduplicated).
+StatusOr<std::unique_ptr<OmWriter>> MakeIrOmWriter(const ir::Model& model, const OmWriteOptions& options,
+                                                   size_t inline_below = 64);
 StatusOr<std::vector<uint8_t>> WriteIrOm(const ir::Model& model, const OmWriteOptions& options,
                                          size_t inline_below = 64);
 Status WriteIrOmFile(const ir::Model& model, const OmWriteOptions& options, const std::string& path,
