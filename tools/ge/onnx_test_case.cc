@@ -122,7 +122,7 @@ std::vector<std::string> FindOnnxTestCases(const std::vector<std::string>& roots
   return cases;
 }
 
-Status RunOnnxTestCase(const std::string& dir, bool via_om) {
+Status RunOnnxTestCase(const std::string& dir, const OnnxCaseOptions& options) {
   GE_ASSIGN_OR_RETURN(auto model, onnx_parser::ParseModelFile(dir + "/model.onnx"));
   std::vector<TensorDesc> in_descs, out_descs;
   std::vector<std::string> in_names, out_names;
@@ -149,8 +149,9 @@ Status RunOnnxTestCase(const std::string& dir, bool via_om) {
       inputs.push_back(std::move(v));
     }
     if (runner == nullptr) {
-      if (via_om) {
+      if (options.via_om) {
         compiler::CompileOptions co;
+        co.ge_options = options.ge_options;
         for (size_t i = 0; i < inputs.size(); ++i) {
           if (inputs[i].is_tensor()) co.input_shapes[in_names[i]] = inputs[i].tensor.dims();
         }

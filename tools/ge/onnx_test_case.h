@@ -1,5 +1,6 @@
 // One ONNX backend node-test case: model.onnx plus test_data_set_*/input_*.pb and output_*.pb.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,8 +13,12 @@ namespace ge::cli {
 std::vector<std::string> FindOnnxTestCases(const std::vector<std::string>& roots);
 // Runs every data set of the case; Ok when all outputs match within tolerance (rtol 1e-3, atol 1e-7 as the ONNX
 // backend runner uses), else a message naming the first mismatch.
-// via_om: compile the model (input shapes from the first data set) into an .om in memory and run that.
-Status RunOnnxTestCase(const std::string& dir, bool via_om = false);
+struct OnnxCaseOptions {
+  // Compile the model (input shapes from the first data set) into an .om in memory and run that.
+  bool via_om = false;
+  std::map<std::string, std::string> ge_options;  // compile options (via_om only), e.g. ge.engine.dnnl=1
+};
+Status RunOnnxTestCase(const std::string& dir, const OnnxCaseOptions& options = {});
 // Compares one output against its expected value; `what` names it in the error.
 Status CompareValues(const Value& got, const Value& want, double rtol, double atol, const std::string& what);
 

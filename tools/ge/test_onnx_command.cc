@@ -24,14 +24,14 @@ std::string CaseName(const std::string& dir) {
 }
 
 // Runs one case in a forked child; returns "" on success or the failure reason.
-std::string RunIsolated(const std::string& dir, int timeout_s, bool via_om) {
+std::string RunIsolated(const std::string& dir, int timeout_s, const OnnxCaseOptions& options) {
   int fds[2];
   if (::pipe(fds) != 0) return "pipe failed";
   pid_t pid = ::fork();
   if (pid < 0) return "fork failed";
   if (pid == 0) {
     ::close(fds[0]);
-    Status s = RunOnnxTestCase(dir, via_om);
+    Status s = RunOnnxTestCase(dir, options);
     std::string msg = s.ok() ? "" : s.ToString();
     ssize_t w = ::write(fds[1], msg.data(), msg.size());
     (void)w;
@@ -69,13 +69,13 @@ std::string RunIsolated(const std::string& dir, int timeout_s, bool via_om) {
 }  // namespace
 
 int TestOnnxCommand(int argc, char** argv) {
-  auto flags = ParseFlags(argc, argv, 2, {"timeout", "no_fork", "om"});
+  auto flags = ParseFlags(argc, argv, 2, {"timeout", "no_fork", "om", "option"});
   if (!flags.ok()) {
     std::fprintf(stderr, "ge test-onnx: %s\n", flags.status().ToString().c_str());
     return 2;
   }
   if (flags->positional.empty()) {
-    std::fprintf(stderr, "usage: ge test-onnx [--timeout=SECONDS] [--no_fork] [--om] DIR...\n");
+    std::fprintf(stderr, "usage: ge test-onnx [--timeout=SECONDS] [--no_fork] [--om [--option=KEY=VALUE ...]] DIR...\n");
     return 2;
   }
   auto timeout = flags->GetInt("timeout", 60, 1, 86400);
@@ -84,15 +84,24 @@ int TestOnnxCommand(int argc, char** argv) {
     return 2;
   }
   const bool fork_each = !flags->GetBool("no_fork");
-  const bool via_om = flags->GetBool("om");  // compile each case to an .om in memory and run that
+  OnnxCaseOptions options;
+  options.via_om = flags->GetBool("om");  // compile each case to an .om in memory and run that
+  for (const std::string& kv : flags->GetAll("option")) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) {
+      std::fprintf(stderr, "ge test-onnx: --option wants KEY=VALUE, got '%s'\n", kv.c_str());
+      return 2;
+    }
+    options.ge_options[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
   std::vector<std::string> cases = FindOnnxTestCases(flags->positional);
   int passed = 0, failed = 0;
   for (const std::string& dir : cases) {
     std::string why;
     if (fork_each) {
-      why = RunIsolated(dir, static_cast<int>(*timeout), via_om);
+      why = RunIsolated(dir, static_cast<int>(*timeout), options);
     } else {
-      Status s = RunOnnxTestCase(dir, via_om);
+      Status s = RunOnnxTestCase(dir, options);
       if (!s.ok()) why = s.ToString();
     }
     if (why.empty()) {
