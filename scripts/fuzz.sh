@@ -7,6 +7,15 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGE_BUILD_FUZZERS=ON \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
 cmake --build build-fuzz --target onnx_import_fuzz om_reader_fuzz sink_model_fuzz -j "$(nproc)"
+
+# fuzz NAME: runs build-fuzz/bin/NAME_fuzz on build-fuzz/corpus/NAME for $seconds.
+fuzz() {
+  echo "fuzzing $1 for ${seconds}s"
+  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+    "build-fuzz/bin/$1_fuzz" "build-fuzz/corpus/$1" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 \
+    -max_len=65536 -print_final_stats=1 2>&1 | tail -n 15
+}
+
 corpus=build-fuzz/corpus/onnx_import
 mkdir -p "$corpus"
 cp samples/*.onnx "$corpus/" 2>/dev/null || true
@@ -20,23 +29,11 @@ if [ -d build/onnx_node_tests/node ]; then
     seeds=$((seeds + 1))
   done < <(find build/onnx_node_tests/node -name model.onnx -size -4k | sort)
 fi
-echo "fuzzing onnx_import for ${seconds}s"
-ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
-  build-fuzz/bin/onnx_import_fuzz "$corpus" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 \
-  -max_len=65536 -print_final_stats=1 2>&1 | tail -n 15
+fuzz onnx_import
 
-corpus=build-fuzz/corpus/om_reader
-mkdir -p "$corpus"
-GE_OM_FUZZ_WRITE_SEEDS="$corpus" build-fuzz/bin/om_reader_fuzz
-echo "fuzzing om_reader for ${seconds}s"
-ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
-  build-fuzz/bin/om_reader_fuzz "$corpus" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 \
-  -max_len=65536 -print_final_stats=1 2>&1 | tail -n 15
-
-corpus=build-fuzz/corpus/sink_model
-mkdir -p "$corpus"
-GE_SINK_FUZZ_WRITE_SEEDS="$corpus" build-fuzz/bin/sink_model_fuzz
-echo "fuzzing sink_model for ${seconds}s"
-ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
-  build-fuzz/bin/sink_model_fuzz "$corpus" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 \
-  -max_len=65536 -print_final_stats=1 2>&1 | tail -n 15
+# These targets write their own seeds (valid images) when asked.
+mkdir -p build-fuzz/corpus/om_reader build-fuzz/corpus/sink_model
+GE_OM_FUZZ_WRITE_SEEDS=build-fuzz/corpus/om_reader build-fuzz/bin/om_reader_fuzz
+fuzz om_reader
+GE_SINK_FUZZ_WRITE_SEEDS=build-fuzz/corpus/sink_model build-fuzz/bin/sink_model_fuzz
+fuzz sink_model
