@@ -30,13 +30,7 @@ std::optional<ConvPlan> PlanConv(const OpView& v) {
   p.has_bias = v.has_in(2);
   p.has_sum = p.fused && v.has_in(3);
   if (p.fused && (!ParseActivation(a, &p.act) || !EltwiseChainOk(p.act))) return std::nullopt;
-  p.group = a.GetInt("group", 1);
-  nn::AutoPad ap;
-  if (p.group < 1 || !nn::ParseAutoPad(a, &ap).ok()) return std::nullopt;
-  for (int i : {0, 1}) {
-    const int r = v.in_rank(i);
-    if (r >= 0 && (r < 3 || r > 5)) return std::nullopt;
-  }
+  if (!ConvFamilyAttrsOk(v, &p.group)) return std::nullopt;
   if (!v.static_shapes) return p;
 
   p.x = v.in_dims(0);

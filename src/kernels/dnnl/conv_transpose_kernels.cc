@@ -23,13 +23,7 @@ std::optional<DeconvPlan> PlanDeconv(const OpView& v) {
   if (v.num_in() < 2 || v.num_in() > 3 || !v.has_in(0) || !v.has_in(1)) return std::nullopt;
   if (!OnlyFirstOutputs(v, 1)) return std::nullopt;
   p.has_bias = v.has_in(2);
-  p.group = a.GetInt("group", 1);
-  nn::AutoPad ap;
-  if (p.group < 1 || !nn::ParseAutoPad(a, &ap).ok()) return std::nullopt;
-  for (int i : {0, 1}) {
-    const int r = v.in_rank(i);
-    if (r >= 0 && (r < 3 || r > 5)) return std::nullopt;
-  }
+  if (!ConvFamilyAttrsOk(v, &p.group)) return std::nullopt;
   if (!v.static_shapes) return p;
 
   p.x = v.in_dims(0);

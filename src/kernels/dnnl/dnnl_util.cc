@@ -4,6 +4,7 @@
 
 #include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/exec/kernel_util.h"
+#include "ops/nn/window_util.h"
 #include "ops/fused/fused_activation.h"
 
 namespace ge::dnnl_kernels {
@@ -72,6 +73,17 @@ bool OnlyFirstOutputs(const OpView& v, int n) {
     if (v.has_out(i) != (i < n)) return false;
   }
   return v.num_out() >= n;
+}
+
+bool ConvFamilyAttrsOk(const OpView& v, int64_t* group) {
+  *group = v.attrs().GetInt("group", 1);
+  nn::AutoPad ap;
+  if (*group < 1 || !nn::ParseAutoPad(v.attrs(), &ap).ok()) return false;
+  for (int i : {0, 1}) {
+    const int r = v.in_rank(i);
+    if (r >= 0 && (r < 3 || r > 5)) return false;
+  }
+  return true;
 }
 
 dnnl::memory::dims ToDnnlDims(const Dims& d) {

@@ -48,6 +48,9 @@ struct OpView {
 bool CommonSupported(const OpView& v);
 // The node has exactly `n` outputs present and output i >= n absent.
 bool OnlyFirstOutputs(const OpView& v, int n);
+// The attributes Conv and ConvTranspose share: `group` >= 1 (returned in *group), a valid auto_pad, and inputs 0
+// and 1 of rank 3 to 5 where the rank is known (1-D to 3-D spatial).
+bool ConvFamilyAttrsOk(const OpView& v, int64_t* group);
 
 dnnl::memory::dims ToDnnlDims(const Dims& d);
 // Row-major f32 desc of dims (a rank-0 tensor is described as [1]).
