@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build demo test clean fuzz
+.PHONY: all deps configure build demo test clean fuzz bench bench-ort
 
 all: build
 
@@ -25,6 +25,21 @@ test: deps build
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# make bench: compile and time the benchmark models (bench/README.md); ONNX Runtime side by side after `make bench-ort`.
+BENCH_MODELS ?= resnet18 resnet50 mobilenet_v2 squeezenet tinybert mlp
+BENCH_THREADS ?= 2
+BENCH_ITERS ?= 30
+BENCH_OPTIONS ?=
+bench: deps build
+	@/usr/bin/python3 bench/run_bench.py --ge $(BUILD)/bin/ge --out $(BUILD)/bench --models="$(BENCH_MODELS)" \
+		--threads=$(BENCH_THREADS) --iters=$(BENCH_ITERS) --options="$(BENCH_OPTIONS)"
+
+# Opt-in: Node.js from Debian, then onnxruntime-node from npm without its install script (it fetches GPU packages).
+bench-ort:
+	@scripts/install_deps.sh --bench
+	mkdir -p ~/.cache/ge-bench/ort && cd ~/.cache/ge-bench/ort && npm init -y >/dev/null && \
+		npm install --ignore-scripts onnxruntime-node@1.30.0
 
 clean:
 	rm -rf $(BUILD)

@@ -2,6 +2,7 @@
 // blocked weight layout (oneDNN OIhw16i16o family).
 #pragma once
 #include <cstdint>
+#include <string>
 
 namespace ge {
 
@@ -13,6 +14,9 @@ enum class Format : int32_t {
   kFractalZ,
 };
 
+// NC1HWC0's channel block: C is padded up to a multiple of kC0 in memory.
+constexpr int64_t kC0 = 16;
+
 inline const char* FormatName(Format f) {
   switch (f) {
     case Format::kND: return "ND";
@@ -22,6 +26,23 @@ inline const char* FormatName(Format f) {
     case Format::kFractalZ: return "FRACTAL_Z";
   }
   return "INVALID";
+}
+
+// Layouts whose memory order is not row-major over the logical dims (a tensor's Shape is always logical, e.g.
+// [N, C, H, W] for NHWC and NC1HWC0 activations): only kernels that know the layout may read or write them.
+inline bool IsNonPlainLayout(Format f) {
+  return f == Format::kNHWC || f == Format::kNC1HWC0 || f == Format::kFractalZ;
+}
+
+// The inverse of FormatName; false for an unknown name.
+inline bool ParseFormat(const std::string& name, Format* f) {
+  for (Format c : {Format::kND, Format::kNCHW, Format::kNHWC, Format::kNC1HWC0, Format::kFractalZ}) {
+    if (name == FormatName(c)) {
+      *f = c;
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace ge

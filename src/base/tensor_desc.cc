@@ -1,5 +1,8 @@
 #include "base/tensor_desc.h"
 
+#include <cstdint>
+#include <string>
+
 namespace ge {
 
 std::string TensorDesc::ToString() const {
@@ -12,6 +15,19 @@ std::string TensorDesc::ToString() const {
     case ValueKind::kUnknown: return "?";
   }
   return t;
+}
+
+StatusOr<int64_t> StorageNumElements(const Dims& dims, Format format) {
+  if (format != Format::kNC1HWC0 && format != Format::kNHWC) return CheckedNumElements(dims);
+  if (dims.size() < 3 || dims.size() > 5) {
+    return InvalidArgument(std::string(FormatName(format)) + " needs a tensor of rank 3 to 5, got rank " +
+                           std::to_string(dims.size()));
+  }
+  if (format == Format::kNHWC) return CheckedNumElements(dims);
+  Dims padded = dims;
+  if (padded[1] > INT64_MAX - kC0) return OutOfRange("channel count " + std::to_string(padded[1]) + " is too large");
+  if (padded[1] > 0) padded[1] = (padded[1] + kC0 - 1) / kC0 * kC0;
+  return CheckedNumElements(padded);
 }
 
 }  // namespace ge

@@ -5,6 +5,7 @@
 #include "base/data_type.h"
 #include "base/format.h"
 #include "base/shape.h"
+#include "base/status.h"
 
 namespace ge {
 
@@ -23,5 +24,10 @@ struct TensorDesc {
   TensorDesc(DataType dt, Shape s) : dtype(dt), shape(std::move(s)) {}
   std::string ToString() const;  // "float32[1,3,?]", "seq(float32[*])", "optional(int64[2])"
 };
+
+// Elements a tensor of `dims` occupies in memory in `format`: the element count, except NC1HWC0 (rank 3 to 5,
+// [N, C, spatial...]) whose C is padded up to a multiple of kC0. Fails on negative or overflowing dims and on
+// NC1HWC0 or NHWC of a rank other than 3 to 5.
+StatusOr<int64_t> StorageNumElements(const Dims& dims, Format format);
 
 }  // namespace ge

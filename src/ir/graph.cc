@@ -83,6 +83,13 @@ Value* Graph::FindValue(const std::string& name) const {
   return it == by_name_.end() ? nullptr : it->second;
 }
 
+void Graph::RenameValue(Value* v, const std::string& name) {
+  auto it = by_name_.find(v->name_);
+  if (it != by_name_.end() && it->second == v) by_name_.erase(it);
+  v->name_ = name;
+  if (!name.empty()) by_name_[name] = v;
+}
+
 std::string Graph::UniqueValueName(const std::string& base) const {
   if (!FindValue(base)) return base;
   for (int i = 1;; ++i) {

@@ -127,6 +127,8 @@ class Graph {
   Value* AddConstant(const std::string& name, Tensor t);
   Value* AddCapture(const std::string& name);
   Value* FindValue(const std::string& name) const;
+  // Gives v a new name (which must not name another value of this graph) and keeps FindValue right.
+  void RenameValue(Value* v, const std::string& name);
   // A name not yet used in this graph, starting from base.
   std::string UniqueValueName(const std::string& base) const;
 

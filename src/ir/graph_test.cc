@@ -59,6 +59,17 @@ TEST(Graph, UsesAndReplace) {
   EXPECT_TRUE(g->Validate().ok());
 }
 
+TEST(Graph, RenameValueKeepsLookupRight) {
+  auto g = SmallGraph();
+  Value* y = g->FindValue("y");
+  g->RenameValue(y, "y_old");
+  EXPECT_EQ(g->FindValue("y"), nullptr);
+  EXPECT_EQ(g->FindValue("y_old"), y);
+  EXPECT_EQ(y->name(), "y_old");
+  EXPECT_EQ(g->UniqueValueName("y"), "y");
+  EXPECT_TRUE(g->Validate().ok());
+}
+
 TEST(Graph, ValidateNamesMissingProducer) {
   Graph g("bad");
   Value* ghost = g.AddValue("ghost");

@@ -23,7 +23,7 @@ bool IsInplaceBinary(const std::string& op) {
 }
 
 bool SameTensor(const TensorDesc& a, const TensorDesc& b) {
-  return a.kind == ValueKind::kTensor && b.kind == ValueKind::kTensor && a.dtype == b.dtype &&
+  return a.kind == ValueKind::kTensor && b.kind == ValueKind::kTensor && a.dtype == b.dtype && a.format == b.format &&
          a.shape.IsFullyKnown() && b.shape.IsFullyKnown() && a.shape.dims() == b.shape.dims();
 }
 
@@ -33,9 +33,12 @@ using Clock = std::vector<int64_t>;
 }  // namespace
 
 bool OutputMayOverwriteInput(const ir::Node& node, int input) {
-  if (!node.domain().empty() || node.num_outputs() < 1 || node.output(0) == nullptr) return false;
+  if (node.num_outputs() < 1 || node.output(0) == nullptr) return false;
   const ir::Value* in = node.input(input);
   if (in == nullptr || !SameTensor(in->desc(), node.output(0)->desc())) return false;
+  // A fused convolution's residual Sum is read element by element where Y is written (oneDNN's sum post-op).
+  if (node.domain() == "ge") return node.op_type() == "FusedConv" && input == 3;
+  if (!node.domain().empty()) return false;
   const std::string& op = node.op_type();
   if (IsInplaceUnary(op)) return input == 0;
   if (IsInplaceBinary(op)) return node.num_inputs() == 2 && (input == 0 || input == 1);

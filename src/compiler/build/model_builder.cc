@@ -36,7 +36,7 @@ proto::TaskDefProto* AddTask(proto::TaskListProto* list, proto::TaskDefProto::Ty
 
 StatusOr<uint64_t> StaticTensorBytes(const TensorDesc& desc) {
   if (!desc.shape.IsFullyKnown()) return FailedPrecondition("tensor " + desc.ToString() + " has unknown dims");
-  GE_ASSIGN_OR_RETURN(int64_t count, CheckedNumElements(desc.shape.dims()));
+  GE_ASSIGN_OR_RETURN(int64_t count, StorageNumElements(desc.shape.dims(), desc.format));
   const uint64_t elem = DataTypeSize(desc.dtype);
   if (count > 0 && elem > (uint64_t{1} << 62) / static_cast<uint64_t>(count)) {
     return ResourceExhausted("tensor " + desc.ToString() + " is too large");

@@ -44,6 +44,11 @@ struct EngineRule {
 std::vector<EngineRule> DefaultEngineRules();
 std::unique_ptr<GraphPass> CreateEngineAssignmentPass(std::vector<EngineRule> rules = DefaultEngineRules());
 
+// Format selection for a static model after engine assignment: `layout` (NHWC or NC1HWC0) for the 4-D float
+// activations that dnnl convolutions, pools and channel concats pass to each other, with ge::TransData nodes back
+// to NCHW where such a value reaches another reader or a graph output (format_selection_pass.cc).
+std::unique_ptr<GraphPass> CreateFormatSelectionPass(Format layout);
+
 // InferShapes, IdentityRemoval, ConstantFolding, DCE, CSE and BatchNormFolding repeated to a fixed point; then,
 // unless option "ge.fusion" is "0" (default "1"), MatMulAddFusion and ActivationFusion; then InferShapes and
 // EngineAssignment.

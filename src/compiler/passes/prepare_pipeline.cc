@@ -10,9 +10,8 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
   if (fusion != "0" && fusion != "1") {
     return InvalidArgument("option ge.fusion must be 0 or 1, got '" + fusion + "'");
   }
-  // The dnnl engine is opt-in until weights are prepacked at compile time: today each oneDNN kernel reorders its
-  // weights and creates its primitives at load, which costs more load time than the sink runtime may spend.
-  const std::string dnnl = ctx.Option("ge.engine.dnnl", "0");
+  // The oneDNN engine for compute-heavy ops (default); "0" keeps every node on the fast and reference kernels.
+  const std::string dnnl = ctx.Option("ge.engine.dnnl", "1");
   if (dnnl != "0" && dnnl != "1") {
     return InvalidArgument("option ge.engine.dnnl must be 0 or 1, got '" + dnnl + "'");
   }

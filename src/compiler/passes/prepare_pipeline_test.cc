@@ -61,8 +61,8 @@ TEST(PreparePipeline, ConvBnReluWithDuplicatesAndDeadCode) {
   const %shape: int64[2] = [1, -1]
   const %w_bn: float32[4,3,3,3] = <elided 108 elements>
   const %b_bn: float32[4] = <elided 4 elements>
-  conv: %r: float32[1,4,8,8] = ge::FusedConv(%x, %w_bn, %b_bn) {activation="Relu", pads=[1,1,1,1]} @ref
-  p1: %p1: float32[1,4,4,4] = MaxPool(%r) {kernel_shape=[2,2], strides=[2,2]} @ref
+  conv: %r: float32[1,4,8,8] = ge::FusedConv(%x, %w_bn, %b_bn) {activation="Relu", pads=[1,1,1,1]} @dnnl
+  p1: %p1: float32[1,4,4,4] = MaxPool(%r) {kernel_shape=[2,2], strides=[2,2]} @dnnl
   sum: %s: float32[1,4,4,4] = Add(%p1, %p1) @ref
   flat: %y: float32[1,64] = Reshape(%s, %shape) @ref
   return %y

@@ -1,5 +1,5 @@
 // Concat (oneDNN concat along the axis) and Sum (oneDNN sum with unit scales; every input of the output's shape,
-// no broadcasting) on float32 plain tensors.
+// no broadcasting) on float32 tensors, plain, NHWC or NC1HWC0.
 #include <optional>
 
 #include "kernels/dnnl/dnnl_kernel.h"
@@ -55,11 +55,11 @@ KernelPtr PrepareConcatSum(const OpView& v) {
   const std::optional<ConcatSumPlan> plan = PlanConcatSum(v);
   if (!plan) return nullptr;
   auto k = std::make_unique<DnnlKernel>(*v.node, plan->concat ? "dnnl.concat" : "dnnl.sum", v.threads);
-  const dnnl::memory::desc y_md = PlainDesc(v.out_dims(0));
+  const dnnl::memory::desc y_md = ActivationDesc(v.out[0]);
   std::vector<dnnl::memory::desc> mds;
   std::vector<std::pair<int, dnnl::memory>> args;
   for (int i = 0; i < v.num_in(); ++i) {
-    mds.push_back(PlainDesc(v.in_dims(i)));
+    mds.push_back(ActivationDesc(v.in[i]));
     args.push_back({DNNL_ARG_MULTIPLE_SRC + i, k->BindInput(i, mds.back())});
   }
   args.push_back({DNNL_ARG_DST, k->BindOutput(0, y_md)});

@@ -1,6 +1,7 @@
 // Conv and ge::FusedConv (X, W, [B], [Sum]) -> Y = activation(Conv(X, W, B) + Sum): oneDNN convolution_forward
 // over plain NC[D][H]W slots, 1-D to 3-D, with groups, dilations, strides, asymmetric pads and every auto_pad.
-// Constant weights are reordered once into the layout the primitive prefers; spatial and grouped convolutions may
+// Constant weights are reordered once into the layout the primitive prefers. Activations are read and written in
+// the slots' formats (NHWC or NC1HWC0 where the compiler chose it); with plain slots, spatial and grouped convolutions may
 // run on blocked activations reordered in and out (see UseBlockedActivations). The residual Sum and the activation
 // are post-ops (sum, then eltwise); the Sum is copied into the output slot first unless it already lives there
 // (or reordered into the blocked destination).
@@ -64,7 +65,7 @@ std::optional<ConvPlan> PlanConv(const OpView& v) {
 // into kernel-owned buffers: oneDNN 2.6 runs plain NCHW convolutions as im2col + GEMM, which is good for 1x1
 // kernels but 1.3-1.6x slower than its blocked (brgconv) kernels for spatial ones and ~5x slower for grouped and
 // depthwise ones (Zen 5, one thread). The buffers cost memory, so large activations stay plain. The compiler's
-// blocked formats (NC1HWC0) will make the reorders unnecessary.
+// activation formats (NHWC, NC1HWC0) make the reorders unnecessary.
 bool UseBlockedActivations(const ConvPlan& p) {
   constexpr int64_t kMaxBlockedBytes = 64 << 20;
   int64_t ksize = 1;
@@ -88,9 +89,13 @@ KernelPtr PrepareConv(const OpView& v) {
     wd = {p.group, p.w[0] / p.group};
     wd.insert(wd.end(), p.w.begin() + 1, p.w.end());
   }
-  const dnnl::memory::desc src_plain = PlainDesc(p.x), dst_plain = PlainDesc(p.y), w_plain = PlainDesc(wd);
-  const bool blocked = UseBlockedActivations(p);
-  const dnnl::memory::desc src_md = blocked ? AnyDesc(p.x) : src_plain, dst_md = blocked ? AnyDesc(p.y) : dst_plain;
+  // The slots' layouts: plain, or NHWC / NC1HWC0 where the compiler chose it (format selection).
+  const dnnl::memory::desc src_slot = ActivationDesc(v.in[0]), dst_slot = ActivationDesc(v.out[0]);
+  const dnnl::memory::desc w_plain = PlainDesc(wd);
+  const bool src_fixed = IsNonPlainLayout(v.in[0].format), dst_fixed = IsNonPlainLayout(v.out[0].format);
+  const bool blocked = src_fixed || dst_fixed || UseBlockedActivations(p);
+  const dnnl::memory::desc src_md = src_fixed ? src_slot : blocked ? AnyDesc(p.x) : src_slot;
+  const dnnl::memory::desc dst_md = dst_fixed ? dst_slot : blocked ? AnyDesc(p.y) : dst_slot;
   const dnnl::memory::desc w_md = v.const_in(1) ? AnyDesc(wd) : w_plain;
   const dnnl::memory::desc b_md = PlainDesc({p.w[0]});
   using CF = dnnl::convolution_forward;
@@ -105,17 +110,18 @@ KernelPtr PrepareConv(const OpView& v) {
   attr.set_post_ops(ops);
   const CF::primitive_desc pd(d, attr, k->engine());
 
-  // Activations in the primitive's layout: the plain slot itself, or a kernel-owned buffer reordered from / to it.
-  const bool src_direct = pd.src_desc() == src_plain, dst_direct = pd.dst_desc() == dst_plain;
-  const dnnl::memory x_slot = k->BindInput(0, src_plain), y_slot = k->BindOutput(0, dst_plain);
+  // Activations in the primitive's layout: the slot itself, or a kernel-owned buffer reordered from / to it.
+  const bool src_direct = pd.src_desc() == src_slot, dst_direct = pd.dst_desc() == dst_slot;
+  const dnnl::memory x_slot = k->BindInput(0, src_slot), y_slot = k->BindOutput(0, dst_slot);
   const dnnl::memory x = src_direct ? x_slot : k->OwnedMemory(pd.src_desc());
   const dnnl::memory y = dst_direct ? y_slot : k->OwnedMemory(pd.dst_desc());
   if (!src_direct) AddReorder(k.get(), x_slot, x);
   if (p.has_sum) {
-    if (dst_direct) {
-      k->SetPreCopy(3, 0, static_cast<size_t>(NumElements(p.y)) * sizeof(float));
+    const dnnl::memory::desc sum_slot = ActivationDesc(v.in[3]);
+    if (dst_direct && sum_slot == dst_slot) {
+      k->SetPreCopy(3, 0, dst_slot.get_size());
     } else {
-      AddReorder(k.get(), k->BindInput(3, dst_plain), y);
+      AddReorder(k.get(), k->BindInput(3, sum_slot), y);
     }
   }
   std::vector<std::pair<int, dnnl::memory>> args = {

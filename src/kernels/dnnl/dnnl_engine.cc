@@ -19,21 +19,22 @@ struct OpEntry {
   const char* op_type;
   bool (*supported)(const OpView&);
   KernelPtr (*prepare)(const OpView&);
+  bool blocked_ok = false;  // runs on NHWC and NC1HWC0 activations as well as plain ones
 };
 
 // clang-format off
 constexpr OpEntry kOps[] = {
-    {"", "Conv", ConvSupported, PrepareConv},
-    {"ge", "FusedConv", ConvSupported, PrepareConv},
+    {"", "Conv", ConvSupported, PrepareConv, true},
+    {"ge", "FusedConv", ConvSupported, PrepareConv, true},
     {"", "ConvTranspose", ConvTransposeSupported, PrepareConvTranspose},
     {"", "MatMul", MatMulSupported, PrepareMatMul},
     {"ge", "FusedMatMul", MatMulSupported, PrepareMatMul},
     {"", "Gemm", GemmSupported, PrepareGemm},
     {"ge", "FusedGemm", GemmSupported, PrepareGemm},
-    {"", "MaxPool", PoolSupported, PreparePool},
-    {"", "AveragePool", PoolSupported, PreparePool},
-    {"", "GlobalAveragePool", PoolSupported, PreparePool},
-    {"", "GlobalMaxPool", PoolSupported, PreparePool},
+    {"", "MaxPool", PoolSupported, PreparePool, true},
+    {"", "AveragePool", PoolSupported, PreparePool, true},
+    {"", "GlobalAveragePool", PoolSupported, PreparePool, true},
+    {"", "GlobalMaxPool", PoolSupported, PreparePool, true},
     {"", "Softmax", SoftmaxSupported, PrepareSoftmax},
     {"", "LogSoftmax", SoftmaxSupported, PrepareSoftmax},
     {"", "LayerNormalization", NormSupported, PrepareNorm},
@@ -57,8 +58,9 @@ constexpr OpEntry kOps[] = {
     {"", "Div", BinarySupported, PrepareBinary},
     {"", "Max", BinarySupported, PrepareBinary},
     {"", "Min", BinarySupported, PrepareBinary},
-    {"", "Concat", ConcatSumSupported, PrepareConcatSum},
-    {"", "Sum", ConcatSumSupported, PrepareConcatSum},
+    {"", "Concat", ConcatSumSupported, PrepareConcatSum, true},
+    {"", "Sum", ConcatSumSupported, PrepareConcatSum, true},
+    {"ge", "TransData", TransDataSupported, PrepareTransData, true},
 };
 // clang-format on
 
@@ -99,7 +101,7 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
   const std::string label = exec::NodeLabel(*request.node);
   try {
     const OpView v = OpView::FromRequest(request);
-    if (!CommonSupported(v)) return std::unique_ptr<exec::PreparedKernel>();
+    if (!CommonSupported(v, e->blocked_ok)) return std::unique_ptr<exec::PreparedKernel>();
     const OmpThreadsScope threads(std::max(1, v.threads));
     return e->prepare(v);
   } catch (const dnnl::error& err) {
@@ -118,7 +120,7 @@ bool DnnlSupports(const ir::Node& node) {
   if (e == nullptr || !node.subgraphs().empty()) return false;
   try {
     const OpView v = OpView::FromNode(node);
-    return CommonSupported(v) && e->supported(v);
+    return CommonSupported(v, e->blocked_ok) && e->supported(v);
   } catch (const std::exception&) {
     return false;
   }

@@ -45,9 +45,11 @@ int OpView::in_rank(int i) const { return in[i].shape.unknown_rank() ? -1 : in[i
 
 namespace {
 
-bool PlainFloat(const TensorDesc& d, bool static_shapes) {
+bool FloatTensor(const TensorDesc& d, bool static_shapes, bool blocked_ok) {
   if (d.kind != ValueKind::kTensor || d.dtype != DataType::kFloat) return false;
-  if (d.format != Format::kND && d.format != Format::kNCHW) return false;
+  const bool blocked = d.format == Format::kNC1HWC0 || d.format == Format::kNHWC;
+  if (d.format != Format::kND && d.format != Format::kNCHW && !(blocked && blocked_ok)) return false;
+  if (blocked && !d.shape.unknown_rank() && (d.shape.rank() < 3 || d.shape.rank() > 5)) return false;
   if (!static_shapes || d.shape.unknown_rank()) return true;
   if (d.shape.rank() > DNNL_MAX_NDIMS) return false;
   for (int64_t x : d.shape.dims()) {
@@ -58,12 +60,12 @@ bool PlainFloat(const TensorDesc& d, bool static_shapes) {
 
 }  // namespace
 
-bool CommonSupported(const OpView& v) {
+bool CommonSupported(const OpView& v, bool blocked_ok) {
   for (int i = 0; i < v.num_in(); ++i) {
-    if (v.has_in(i) && !PlainFloat(v.in[i], v.static_shapes)) return false;
+    if (v.has_in(i) && !FloatTensor(v.in[i], v.static_shapes, blocked_ok)) return false;
   }
   for (int i = 0; i < v.num_out(); ++i) {
-    if (v.has_out(i) && !PlainFloat(v.out[i], v.static_shapes)) return false;
+    if (v.has_out(i) && !FloatTensor(v.out[i], v.static_shapes, blocked_ok)) return false;
   }
   return v.num_out() >= 1 && v.has_out(0);
 }
@@ -104,6 +106,20 @@ dnnl::memory::desc PlainDesc(const Dims& d) {
     acc *= dims[i];
   }
   return StridedDesc(dims, strides);
+}
+
+dnnl::memory::desc ActivationDesc(const TensorDesc& d) {
+  using T = dnnl::memory::format_tag;
+  const size_t r = d.shape.dims().size();
+  T tag;
+  if (d.format == Format::kNC1HWC0) {
+    tag = r == 3 ? T::nCw16c : r == 4 ? T::nChw16c : T::nCdhw16c;
+  } else if (d.format == Format::kNHWC) {
+    tag = r == 3 ? T::nwc : r == 4 ? T::nhwc : T::ndhwc;
+  } else {
+    return PlainDesc(d.shape.dims());
+  }
+  return dnnl::memory::desc(ToDnnlDims(d.shape.dims()), dnnl::memory::data_type::f32, tag);
 }
 
 dnnl::memory::desc AnyDesc(const Dims& d) {

@@ -43,9 +43,9 @@ struct OpView {
   int in_rank(int i) const;
 };
 
-// Checks every op family shares: present inputs and outputs are float32 plain (ND/NCHW) tensors; with static
-// shapes, no dim is zero and every rank is at most DNNL_MAX_NDIMS.
-bool CommonSupported(const OpView& v);
+// Checks every op family shares: present inputs and outputs are float32 tensors, plain (ND/NCHW) or, when
+// blocked_ok, NHWC or NC1HWC0 of rank 3 to 5; with static shapes, no dim is zero and every rank is at most DNNL_MAX_NDIMS.
+bool CommonSupported(const OpView& v, bool blocked_ok = false);
 // The node has exactly `n` outputs present and output i >= n absent.
 bool OnlyFirstOutputs(const OpView& v, int n);
 // The attributes Conv and ConvTranspose share: `group` >= 1 (returned in *group), a valid auto_pad, and inputs 0
@@ -56,6 +56,9 @@ dnnl::memory::dims ToDnnlDims(const Dims& d);
 // Row-major f32 desc of dims (a rank-0 tensor is described as [1]).
 dnnl::memory::desc PlainDesc(const Dims& d);
 dnnl::memory::desc StridedDesc(const dnnl::memory::dims& dims, const dnnl::memory::dims& strides);
+// f32 desc of an activation in its stored layout: row-major, NHWC as nwc / nhwc / ndhwc, or NC1HWC0 as
+// nCw16c / nChw16c / nCdhw16c.
+dnnl::memory::desc ActivationDesc(const TensorDesc& d);
 // f32 desc of dims whose layout oneDNN picks (format_tag::any).
 dnnl::memory::desc AnyDesc(const Dims& d);
 

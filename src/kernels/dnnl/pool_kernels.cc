@@ -103,7 +103,7 @@ KernelPtr PreparePool(const OpView& v) {
   if (!plan) return nullptr;
   const PoolPlan& p = *plan;
   auto k = std::make_unique<DnnlKernel>(*v.node, "dnnl.pool", v.threads);
-  const dnnl::memory::desc src_md = PlainDesc(p.x), dst_md = PlainDesc(p.y);
+  const dnnl::memory::desc src_md = ActivationDesc(v.in[0]), dst_md = ActivationDesc(v.out[0]);
   using PF = dnnl::pooling_v2_forward;
   const PF::desc d(dnnl::prop_kind::forward_inference, p.alg, src_md, dst_md, p.strides, p.kernel, p.dilation, p.pad_l,
                    p.pad_r);

@@ -54,10 +54,26 @@ bool PlainTensor(const ir::Value* v) {
   return v == nullptr || (v->desc().kind == ValueKind::kTensor && v->desc().dtype != DataType::kString);
 }
 
+// Layout work the fast and reference kernels cannot do: TransData, or any value in a blocked format. Only the
+// engine the compiler assigned runs such a node.
+bool NeedsLayoutEngine(const ir::Node& node) {
+  if (node.domain() == "ge" && node.op_type() == "TransData") return true;
+  for (const ir::Value* v : node.inputs()) {
+    if (v != nullptr && IsNonPlainLayout(v->desc().format)) return true;
+  }
+  for (const ir::Value* v : node.outputs()) {
+    if (v != nullptr && IsNonPlainLayout(v->desc().format)) return true;
+  }
+  return false;
+}
+
+bool IsHostOrRefEngine(const std::string& engine) { return engine.empty() || engine == "ref" || engine == "host"; }
+
 }  // namespace
 
 bool CanPrepare(const ir::Node& node) {
   if (!node.subgraphs().empty()) return false;
+  if (NeedsLayoutEngine(node)) return !IsHostOrRefEngine(node.engine());
   if (IsDefaultDomain(node.domain())) {
     for (const char* op : kDynamicOps) {
       if (node.op_type() == op) return false;
@@ -79,6 +95,10 @@ StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& re
   if (KernelFactory engine = engines.Find(node.engine())) {
     GE_ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> k, engine(request));
     if (k != nullptr) return k;
+  }
+  if (NeedsLayoutEngine(node)) {
+    return FailedPrecondition(NodeLabel(node) + ": engine '" + node.engine() +
+                              "' has no kernel for it, and no other kernel handles TransData or blocked formats");
   }
   if (IsDefaultDomain(node.domain()) && CanPrepare(node)) {
     for (const FastEntry& e : kFastKernels) {

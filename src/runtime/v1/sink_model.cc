@@ -50,7 +50,7 @@ StatusOr<uint64_t> TensorBytes(const TensorDesc& d) {
       d.dtype == DataType::kString) {
     return DataLoss("MODEL_DEF: value " + d.ToString() + " is not a static tensor");
   }
-  GE_ASSIGN_OR_RETURN(int64_t n, CheckedNumElements(d.shape.dims()));
+  GE_ASSIGN_OR_RETURN(int64_t n, StorageNumElements(d.shape.dims(), d.format));
   const uint64_t e = DataTypeSize(d.dtype);
   if (n > 0 && e > (uint64_t{1} << 62) / static_cast<uint64_t>(n)) return DataLoss("MODEL_DEF: tensor too large");
   return static_cast<uint64_t>(n) * e;
@@ -79,6 +79,7 @@ Status VerifyNodeDescs(const ir::Node& n, int64_t opset, const std::vector<Tenso
     const TensorDesc& got = ctx.outputs[i];
     const TensorDesc& want = out[i];
     bool ok = got.dtype == DataType::kUndefined || got.dtype == want.dtype;
+    ok = ok && (got.format == Format::kND || got.format == want.format);
     if (ok && !got.shape.unknown_rank()) {
       ok = got.shape.dims().size() == want.shape.dims().size();
       for (size_t k = 0; ok && k < got.shape.dims().size(); ++k) {

@@ -1,0 +1,56 @@
+// Times an ONNX model in ONNX Runtime (CPU execution provider) through onnxruntime-node.
+// usage: node ort_bench.js MODEL.onnx [ITERS=30] [THREADS=2] [INPUT.npy]
+// Session: all graph optimizations, THREADS intra-op threads, 1 inter-op thread. Feeds INPUT.npy to the model's
+// first input (float32 or int64 .npy), else deterministic values for every input. 3 warm-up runs, then ITERS
+// timed runs. Prints one JSON line: {"model","ort_version","load_ms","median_ms","min_ms","iters","threads"}.
+// onnxruntime-node is found through NODE_PATH (see bench/README.md).
+const ort = require('onnxruntime-node');
+const fs = require('fs');
+
+function readNpy(path) {  // little-endian float32 / int64 .npy, C order
+  const buf = fs.readFileSync(path);
+  const major = buf[6], headerLen = major === 1 ? buf.readUInt16LE(8) : buf.readUInt32LE(8);
+  const start = major === 1 ? 10 : 12, header = buf.toString('latin1', start, start + headerLen);
+  const descr = /'descr':\s*'([^']+)'/.exec(header)[1];
+  const dims = /'shape':\s*\(([^)]*)\)/.exec(header)[1].split(',').filter(s => s.trim()).map(Number);
+  if (/'fortran_order':\s*True/.test(header)) throw new Error(path + ': Fortran order');
+  const raw = buf.buffer.slice(buf.byteOffset + start + headerLen, buf.byteOffset + buf.length);
+  if (descr === '<f4') return new ort.Tensor('float32', new Float32Array(raw), dims);
+  if (descr === '<i8') return new ort.Tensor('int64', new BigInt64Array(raw), dims);
+  throw new Error(path + ': unsupported dtype ' + descr);
+}
+
+function syntheticInput(meta) {
+  const dims = meta.shape.map(d => (typeof d === 'number' ? d : 1)), n = dims.reduce((a, b) => a * b, 1);
+  if (meta.type === 'int64') return new ort.Tensor('int64', BigInt64Array.from({ length: n }, (_, i) => BigInt(i % 997)), dims);
+  if (meta.type === 'int32') return new ort.Tensor('int32', Int32Array.from({ length: n }, (_, i) => i % 997), dims);
+  return new ort.Tensor('float32', Float32Array.from({ length: n }, (_, i) => Math.sin(i)), dims);
+}
+
+async function main() {
+  const [model, itersArg, threadsArg, inputNpy] = process.argv.slice(2);
+  if (!model) throw new Error('usage: node ort_bench.js MODEL.onnx [ITERS] [THREADS] [INPUT.npy]');
+  const iters = parseInt(itersArg || '30'), threads = parseInt(threadsArg || '2');
+  const t0 = process.hrtime.bigint();
+  const session = await ort.InferenceSession.create(model, {
+    executionProviders: ['cpu'], graphOptimizationLevel: 'all', intraOpNumThreads: threads, interOpNumThreads: 1,
+    executionMode: 'sequential', enableCpuMemArena: true, enableMemPattern: true });
+  const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const feeds = {};
+  session.inputNames.forEach((name, i) => {
+    feeds[name] = i === 0 && inputNpy ? readNpy(inputNpy) : syntheticInput(session.inputMetadata[i]);
+  });
+  for (let i = 0; i < 3; i++) await session.run(feeds);
+  const times = [];
+  for (let i = 0; i < iters; i++) {
+    const s = process.hrtime.bigint();
+    await session.run(feeds);
+    times.push(Number(process.hrtime.bigint() - s) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  let version = null;
+  try { version = require('onnxruntime-node/package.json').version; } catch (e) {}
+  console.log(JSON.stringify({ model, ort_version: version, load_ms: loadMs, median_ms: times[times.length >> 1],
+                               min_ms: times[0], iters, threads }));
+}
+main().catch(e => { console.error('ort_bench.js: ' + String(e && e.message || e)); process.exit(1); });

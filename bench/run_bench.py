@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""`make bench`: compiles the benchmark models with `ge compile`, runs them with `ge run --json`, checks ge's output
+against PyTorch's, and, where onnxruntime-node is installed, times ONNX Runtime on the same models alternating with
+ge. Prints a table and writes OUT/results.json. Exits 1 if a model fails to compile or run, or if its relative L2
+error against PyTorch exceeds 1e-4 (2e-2 when the compile options contain allow_bf16).
+usage: run_bench.py --ge build/bin/ge --out build/bench [--models "a b"] [--threads T] [--iters N] [--options="..."]"""
+import argparse
+import json
+import math
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ALL_MODELS = "resnet18 resnet50 mobilenet_v2 squeezenet tinybert mlp"
+ORT_INSTALL = ("mkdir -p ~/.cache/ge-bench/ort && cd ~/.cache/ge-bench/ort && npm init -y >/dev/null && "
+               "npm install --ignore-scripts onnxruntime-node@1.30.0")
+
+
+def run(cmd, env=None):
+    """Runs cmd; returns its stdout, raises RuntimeError with the end of its stderr if it fails."""
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+    if r.returncode != 0:
+        msg = (r.stderr.strip() or r.stdout.strip() or f"{cmd[0]} exited with {r.returncode}").splitlines()[-1]
+        raise RuntimeError(msg[-300:])
+    return r.stdout
+
+
+def last_json(text):
+    for line in reversed(text.strip().splitlines()):
+        if line.strip().startswith("{"):
+            return json.loads(line)
+    raise RuntimeError("no JSON line in output: " + text[-200:])
+
+
+def rel_l2(got_path, ref_path):
+    got, ref = np.load(got_path).astype(np.float64), np.load(ref_path).astype(np.float64)
+    if got.shape != ref.shape:
+        raise RuntimeError(f"output shape {got.shape} != PyTorch's {ref.shape}")
+    return float(np.linalg.norm(got - ref) / max(np.linalg.norm(ref), 1e-30))
+
+
+def bench_model(name, a, models_dir, ort_env):
+    """Returns a result dict for one model; raises on a ge failure."""
+    src, om = os.path.join(models_dir, name), os.path.join(a.out, name + ".om")
+    out_dir = os.path.join(a.out, name + ".out")
+    run([a.ge, "compile", f"--model={src}.onnx", f"--output={om}", f"--threads={a.threads}"] + shlex.split(a.options))
+    ge_cmd = [a.ge, "run", f"--model={om}", f"--input={src}.in.npy", f"--loop={a.iters}", "--warmup=3",
+              f"--threads={a.threads}", "--json"]
+    res = {"model": name}
+    ge_runs, ort_runs = [], []
+    for i in range(a.rounds):  # alternate so that load on a shared machine hits both alike; keep the best median
+        if ort_env is not None:
+            try:
+                ort_runs.append(last_json(run(["node", os.path.join(HERE, "ort_bench.js"), src + ".onnx",
+                                               str(a.iters), str(a.threads), src + ".in.npy"], env=ort_env)))
+            except RuntimeError as e:  # ONNX Runtime's failure is not ge's: report it, keep going
+                res["ort_error"] = str(e)
+                ort_env = None
+        ge_runs.append(last_json(run(ge_cmd + ([f"--output_dir={out_dir}"] if i == 0 else []))))
+    outputs = ge_runs[0].get("outputs") or [{"name": "output"}]
+    res["rel_err"] = rel_l2(os.path.join(out_dir, outputs[0]["name"] + ".npy"), src + ".ref.npy")
+    res["ge_engine"] = ge_runs[0].get("engine")
+    res["ge_load_ms"] = min(r["load_ms"] for r in ge_runs)
+    res["ge_median_ms"] = min(r["median_ms"] for r in ge_runs)
+    if ort_runs:
+        res["ort_load_ms"] = min(r["load_ms"] for r in ort_runs)
+        res["ort_median_ms"] = min(r["median_ms"] for r in ort_runs)
+        res["ratio"] = res["ort_median_ms"] / res["ge_median_ms"]
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ge", default="build/bin/ge")
+    ap.add_argument("--out", default="build/bench")
+    ap.add_argument("--models", default=ALL_MODELS, help="space-separated names (default: all six)")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--iters", type=int, default=30)
+    ap.add_argument("--rounds", type=int, default=2, help="alternating ORT/ge rounds; the best median counts")
+    ap.add_argument("--options", default="", help='extra `ge compile` flags: --options="--precision_mode=allow_bf16 ..."')
+    a = ap.parse_args()
+    names = a.models.split() or ALL_MODELS.split()
+    if not (os.path.isfile(a.ge) and os.access(a.ge, os.X_OK)):
+        sys.exit(f"run_bench.py: no ge binary at {a.ge} (build it first: make build)")
+    tol = 2e-2 if "allow_bf16" in a.options else 1e-4
+    models_dir = os.path.join(a.out, "models")
+    os.makedirs(models_dir, exist_ok=True)
+    if subprocess.run([sys.executable, os.path.join(HERE, "export_models.py"), models_dir] + names).returncode:
+        return 1
+
+    ort_modules = os.environ.get("ORT_NODE_MODULES", os.path.expanduser("~/.cache/ge-bench/ort/node_modules"))
+    have_ort = shutil.which("node") and os.path.isdir(os.path.join(ort_modules, "onnxruntime-node"))
+    ort_env = dict(os.environ, NODE_PATH=ort_modules) if have_ort else None
+
+    print(f"ge benchmark: threads {a.threads}, {a.iters} iterations, best median of {a.rounds} round(s)"
+          + (f", options {a.options}" if a.options else ""), flush=True)
+    print(f"{'model':14} {'ge load ms':>10} {'ge median ms':>12} {'ORT median ms':>13} {'ort/ge':>7}"
+          f" {'rel err vs PyTorch':>18}", flush=True)
+    results, failed = [], []
+    for name in names:
+        try:
+            r = bench_model(name, a, models_dir, ort_env)
+            r["ok"] = math.isfinite(r["rel_err"]) and r["rel_err"] <= tol
+            ort = f"{r['ort_median_ms']:13.3f} {r['ratio']:7.2f}" if "ratio" in r else f"{'-':>13} {'-':>7}"
+            print(f"{name:14} {r['ge_load_ms']:10.1f} {r['ge_median_ms']:12.3f} {ort} {r['rel_err']:18.2e}"
+                  + ("" if r["ok"] else f"  > {tol:g} FAILED"), flush=True)
+            if "ort_error" in r:
+                print(f"  ONNX Runtime failed: {r['ort_error']}")
+        except Exception as e:  # noqa: BLE001 - any failure of one model is reported, the rest still run
+            r = {"model": name, "ok": False, "error": str(e)}
+            print(f"{name:14} FAILED: {e}", flush=True)
+        results.append(r)
+        if not r["ok"]:
+            failed.append(name)
+
+    ratios = [r["ratio"] for r in results if "ratio" in r]
+    summary = {"threads": a.threads, "iters": a.iters, "rounds": a.rounds, "options": a.options, "tolerance": tol,
+               "models": results}
+    if ratios:
+        summary["geomean_ratio"] = math.exp(sum(map(math.log, ratios)) / len(ratios))
+        summary["min_ratio"] = min(ratios)
+        print(f"ort/ge ratio (above 1: ge is faster): geometric mean {summary['geomean_ratio']:.2f}, "
+              f"minimum {summary['min_ratio']:.2f}, over {len(ratios)} models")
+    elif not have_ort:
+        print(f"ONNX Runtime side by side: `make bench-ort` or: {ORT_INSTALL}")
+    with open(os.path.join(a.out, "results.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    if failed:
+        print(f"FAILED: {' '.join(failed)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,156 @@
+// FormatSelection (DESIGN.md §3): one activation layout — NHWC (oneDNN nhwc, what its brgconv kernels run on) or
+// NC1HWC0 (nChw16c) — kept through chains of dnnl convolutions, pools and channel concats, with a ge::TransData
+// back to the plain layout only where a value leaves the chain (a consumer that reads plain tensors, or a graph
+// output). Plain values entering a chain need no node: the convolution kernels read plain sources (the first
+// layer's few channels are read plain by oneDNN's own kernels). No TransData is ever inserted into a chain, so no
+// inverse pair can arise.
+//
+// Runs on static root graphs after engine assignment; the model builder sizes NC1HWC0 buffers with C padded to 16.
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "compiler/passes/passes.h"
+#include "kernels/dnnl/dnnl_engine.h"
+
+namespace ge::compiler {
+namespace {
+
+enum class Role { kNone, kConv, kPool, kConcat };
+
+bool PlainFloat4d(const ir::Value* v) {
+  if (v == nullptr || v->is_constant()) return false;
+  const TensorDesc& d = v->desc();
+  return d.kind == ValueKind::kTensor && d.dtype == DataType::kFloat && d.shape.IsFullyKnown() &&
+         d.shape.rank() == 4 && (d.format == Format::kND || d.format == Format::kNCHW);
+}
+
+bool IsOnnx(const ir::Node& n, const char* op) {
+  return (n.domain().empty() || n.domain() == "ai.onnx") && n.op_type() == op;
+}
+
+bool OnDnnl(const ir::Node& n) { return n.engine() == dnnl_kernels::kDnnlEngineName; }
+
+bool SingleOutput(const ir::Node& n) {
+  for (int i = 1; i < n.num_outputs(); ++i) {
+    if (n.output(i) != nullptr) return false;
+  }
+  return n.num_outputs() >= 1 && n.output(0) != nullptr;
+}
+
+// A channel concat whose every input is a 4-D float activation with whole channel blocks (oneDNN concatenates
+// NC1HWC0 tensors only at block boundaries).
+bool BlockableConcat(const ir::Node& n, Format layout) {
+  if (!IsOnnx(n, "Concat") || !SingleOutput(n) || n.num_inputs() < 1) return false;
+  const int64_t axis = n.attrs().GetInt("axis", 0);
+  if (axis != 1 && axis != -3) return false;
+  for (const ir::Value* v : n.inputs()) {
+    if (!PlainFloat4d(v) && !(v != nullptr && v->desc().format == layout)) return false;
+    if (layout == Format::kNC1HWC0 && v->desc().shape.dim(1) % kC0 != 0) return false;
+  }
+  return dnnl_kernels::DnnlSupports(n);
+}
+
+Role RoleOf(const ir::Node& n, Format layout) {
+  if (!SingleOutput(n)) return Role::kNone;
+  const bool conv = IsOnnx(n, "Conv") || (n.domain() == "ge" && n.op_type() == "FusedConv");
+  if (conv && OnDnnl(n)) return Role::kConv;
+  for (const char* op : {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}) {
+    if (IsOnnx(n, op) && OnDnnl(n)) return Role::kPool;
+  }
+  if (BlockableConcat(n, layout)) return Role::kConcat;
+  return Role::kNone;
+}
+
+// Whether node `n` reads its input `i` in `layout` when that value is stored so.
+bool ReadsBlocked(const ir::Node& n, int i, Format layout) {
+  switch (RoleOf(n, layout)) {
+    case Role::kConv: return i == 0 || i == 3;  // X and the residual Sum
+    case Role::kPool: return i == 0;
+    case Role::kConcat: return true;
+    case Role::kNone: return false;
+  }
+  return false;
+}
+
+class FormatSelectionPass : public GraphLevelPass {
+ public:
+  explicit FormatSelectionPass(Format layout) : layout_(layout) {}
+  const char* name() const override { return "FormatSelection"; }
+
+  StatusOr<bool> RunOnGraph(ir::Graph& g, const PassContext&) override {
+    if (g.parent_node() != nullptr) return false;  // static models have no subgraphs; leave any alone
+    GE_ASSIGN_OR_RETURN(std::vector<ir::Node*> order, g.TopologicalOrder());
+    std::vector<ir::Value*> blocked;
+    std::unordered_set<const ir::Value*> is_blocked;
+    auto input_blocked = [&](const ir::Node& n, int i) { return is_blocked.count(n.input(i)) != 0; };
+    for (ir::Node* n : order) {
+      const Role role = RoleOf(*n, layout_);
+      ir::Value* y = n->output(0);
+      if (role == Role::kNone || !PlainFloat4d(y)) continue;
+      bool want = false;
+      switch (role) {
+        case Role::kConv:
+          for (const ir::Use& u : y->uses()) want = want || ReadsBlocked(*u.node, u.input_index, layout_);
+          break;
+        case Role::kPool: want = input_blocked(*n, 0); break;
+        case Role::kConcat: {
+          bool all = true, any = false;
+          for (int i = 0; i < n->num_inputs(); ++i) {
+            all = all && input_blocked(*n, i);
+            any = any || input_blocked(*n, i);
+          }
+          want = all;
+          // A concat reading any input in the layout must run on the engine that understands it.
+          if (any) n->set_engine(dnnl_kernels::kDnnlEngineName);
+          break;
+        }
+        case Role::kNone: break;
+      }
+      if (!want) continue;
+      y->desc().format = layout_;
+      blocked.push_back(y);
+      is_blocked.insert(y);
+    }
+    for (ir::Value* v : blocked) AddPlainCopy(g, v, layout_);
+    return !blocked.empty();
+  }
+
+ private:
+  Format layout_;
+
+ private:
+  // Gives v's plain readers (and the graph output, when v is one) a TransData'd plain copy of v. The copy takes
+  // v's name when v is a graph output, so outputs keep their names.
+  static void AddPlainCopy(ir::Graph& g, ir::Value* v, Format layout) {
+    std::vector<ir::Use> plain_uses;
+    for (const ir::Use& u : v->uses()) {
+      if (!ReadsBlocked(*u.node, u.input_index, layout)) plain_uses.push_back(u);
+    }
+    const bool output = g.IsGraphOutput(v);
+    if (plain_uses.empty() && !output) return;
+    TensorDesc plain = v->desc();
+    plain.format = Format::kNCHW;
+    ir::Value* copy = g.AddValue(g.UniqueValueName(v->name() + "_nchw"), plain);
+    ir::Node* t = g.AddNode("TransData", "TransData_" + v->name(), {v}, {copy}, "ge");
+    t->attrs().Set("src_format", ir::AttrValue::String(FormatName(layout)));
+    t->attrs().Set("dst_format", ir::AttrValue::String(FormatName(Format::kNCHW)));
+    t->set_engine(dnnl_kernels::kDnnlEngineName);
+    for (const ir::Use& u : plain_uses) u.node->SetInput(u.input_index, copy);
+    if (!output) return;
+    for (int i = 0; i < static_cast<int>(g.outputs().size()); ++i) {
+      if (g.outputs()[i] == v) g.SetOutput(i, copy);
+    }
+    const std::string name = v->name();
+    g.RenameValue(v, g.UniqueValueName(name + "_" + FormatName(layout)));
+    g.RenameValue(copy, name);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<GraphPass> CreateFormatSelectionPass(Format layout) {
+  return std::make_unique<FormatSelectionPass>(layout);
+}
+
+}  // namespace ge::compiler
