@@ -5,6 +5,7 @@
 //   ge::FusedMatMul(A, B, [Bias]) -> Y       Y = act(MatMul(A, B) + Bias), Bias 1-D over Y's last dim
 #include "ops/families.h"
 #include "ops/fused/fused_activation.h"
+#include "ops/fused/transformer_ops.h"
 #include "ops/math/math_ops_internal.h"
 #include "ops/nn/nn_ops_internal.h"
 
@@ -120,6 +121,7 @@ void RegisterFusedOps(OpRegistry* r) {
   r->Add({"ge", "FusedConv", 2, 4, 1, 1, InferFusedConv});
   r->Add({"ge", "FusedGemm", 2, 3, 1, 1, InferFusedGemm});
   r->Add({"ge", "FusedMatMul", 2, 3, 1, 1, InferFusedMatMul});
+  RegisterTransformerOps(r);
 }
 
 }  // namespace ge::ops
