@@ -129,8 +129,8 @@ TEST(AttentionFusionPass, TorchMultiheadAttention) {
   const std::string out = FuseAndCompare(CreateAttentionFusionPass(), AttentionText("Div", ""), 1e-6);
   EXPECT_EQ(out, R"(graph g(%qkv: float32[3,2,12]) {
   const %merged: int64[2] = [6, 4]
-  mm1: %"ot/heads": float32[3,2,4] = ge::Attention(%qkv, %qkv, %qkv) {head_size=2, k_offset=4, num_heads=2, q_offset=0, scale=0.70710677, v_offset=8}
-  ro: %y: float32[6,4] = Reshape(%"ot/heads", %merged)
+  mm1: %ot/heads: float32[3,2,4] = ge::Attention(%qkv, %qkv, %qkv) {head_size=2, k_offset=4, num_heads=2, q_offset=0, scale=0.70710677, v_offset=8}
+  ro: %y: float32[6,4] = Reshape(%ot/heads, %merged)
   return %y
 }
 )");
@@ -180,11 +180,11 @@ graph g(%x: float32[1,3,4]) {
   // The first Transpose moves only the unit dim; the last one reorders 3 and 4 and stays.
   EXPECT_EQ(ir::DumpText(*simplified->graph), R"(graph g(%x: float32[1,3,4]) {
   const %s2: int64[3] = [3, 1, 4]
-  const %"t/shape": int64[3] = [3, 1, 4]
-  t: %t: float32[3,1,4] = Reshape(%x, %"t/shape")
+  const %t/shape: int64[3] = [3, 1, 4]
+  t: %t: float32[3,1,4] = Reshape(%x, %t/shape)
   relu: %r: float32[3,1,4] = Relu(%t)
   r2: %b: float32[3,1,4] = Reshape(%r, %s2)
-  t2: %y: float32[1,4,3] = Transpose(%b) {perm=[1, 2, 0]}
+  t2: %y: float32[1,4,3] = Transpose(%b) {perm=[1,2,0]}
   return %y
 }
 )");
