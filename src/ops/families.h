@@ -12,6 +12,6 @@ void RegisterIndexOps(OpRegistry* r);
 void RegisterMathOps(OpRegistry* r);
 void RegisterControlOps(OpRegistry* r);
 void RegisterMiscOps(OpRegistry* r);
-void RegisterFusedOps(OpRegistry* r);  // ge::FusedConv, FusedGemm, FusedMatMul (domain "ge")
+void RegisterFusedOps(OpRegistry* r);  // ge::FusedConv, FusedGemm, FusedMatMul, LayerNormalization, Attention
 
 }  // namespace ge::ops

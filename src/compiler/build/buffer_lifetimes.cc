@@ -30,12 +30,29 @@ bool SameTensor(const TensorDesc& a, const TensorDesc& b) {
 // vc[node][s]: the highest position in stream s's list that happens before or is |node| (-1: none).
 using Clock = std::vector<int64_t>;
 
+// Ops whose output is their input's bytes under other dims: the output may be the input's buffer.
+bool IsDataView(const std::string& op) {
+  static const std::unordered_set<std::string> kOps = {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze",
+                                                        "Dropout"};
+  return kOps.count(op) > 0;
+}
+
+bool SameBytes(const TensorDesc& a, const TensorDesc& b) {
+  return a.kind == ValueKind::kTensor && b.kind == ValueKind::kTensor && a.dtype == b.dtype &&
+         !IsNonPlainLayout(a.format) && !IsNonPlainLayout(b.format) && a.shape.IsFullyKnown() &&
+         b.shape.IsFullyKnown() && NumElements(a.shape.dims()) == NumElements(b.shape.dims());
+}
+
 }  // namespace
 
 bool OutputMayOverwriteInput(const ir::Node& node, int input) {
   if (node.num_outputs() < 1 || node.output(0) == nullptr) return false;
   const ir::Value* in = node.input(input);
-  if (in == nullptr || !SameTensor(in->desc(), node.output(0)->desc())) return false;
+  if (in == nullptr) return false;
+  if (node.domain().empty() && IsDataView(node.op_type()) && node.num_outputs() == 1) {
+    return input == 0 && SameBytes(in->desc(), node.output(0)->desc());
+  }
+  if (!SameTensor(in->desc(), node.output(0)->desc())) return false;
   // A fused convolution's residual Sum is read element by element where Y is written (oneDNN's sum post-op).
   if (node.domain() == "ge") return node.op_type() == "FusedConv" && input == 3;
   if (!node.domain().empty()) return false;

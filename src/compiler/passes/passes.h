@@ -34,6 +34,16 @@ std::unique_ptr<GraphPass> CreateMatMulAddFusionPass();
 // `activation` / `activation_params`; only when every removed value has no other use (activation_fusion_pass.cc).
 std::unique_ptr<GraphPass> CreateActivationFusionPass();
 
+// The decomposed LayerNorm of torch.onnx / BERT exports (ReduceMean, Sub, Pow 2, ReduceMean, Add eps, Sqrt, Div,
+// Mul gamma, [Add beta] over the last axis) -> ge::LayerNormalization (layer_norm_fusion_pass.cc).
+std::unique_ptr<GraphPass> CreateLayerNormFusionPass();
+// torch's multi-head attention (head split Reshape/Transpose, scaled MatMul, Softmax, MatMul, head merge) ->
+// ge::Attention reading Q, K, V in place, a packed QKV through offsets (attention_fusion_pass.cc).
+std::unique_ptr<GraphPass> CreateAttentionFusionPass();
+
+// Transposes that move only unit dims -> Reshape; Reshape(Reshape(x)) -> Reshape(x) (layout_simplify_pass.cc).
+std::unique_ptr<GraphPass> CreateLayoutSimplifyPass();
+
 // Engine assignment: rules are tried in order; the first whose claim returns true owns the node.
 struct EngineRule {
   std::string engine;

@@ -28,6 +28,9 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
   // Fusion needs the simplified graph: BatchNorm folded into MatMul + Add first, constants folded into biases.
   PassManager finish;
   if (fusion == "1") {
+    finish.Add(CreateLayerNormFusionPass());
+    finish.Add(CreateLayoutSimplifyPass());
+    finish.Add(CreateAttentionFusionPass());
     finish.Add(CreateMatMulAddFusionPass());
     finish.Add(CreateActivationFusionPass());
   }
@@ -40,7 +43,7 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
       static const std::set<std::string> kOps = {
           "Conv", "ConvTranspose", "MatMul", "Gemm", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
           "Softmax", "LogSoftmax", "LayerNormalization", "BatchNormalization", "FusedConv", "FusedGemm",
-          "FusedMatMul"};
+          "FusedMatMul", "Attention"};
       return kOps.count(n.op_type()) != 0 && dnnl_kernels::DnnlSupports(n);
     };
     rules.insert(rules.begin(), EngineRule{dnnl_kernels::kDnnlEngineName, heavy});

@@ -39,6 +39,8 @@ constexpr OpEntry kOps[] = {
     {"", "LogSoftmax", SoftmaxSupported, PrepareSoftmax},
     {"", "LayerNormalization", NormSupported, PrepareNorm},
     {"", "BatchNormalization", NormSupported, PrepareNorm},
+    {"ge", "LayerNormalization", NormSupported, PrepareNorm},
+    {"ge", "Attention", AttentionSupported, PrepareAttention},
     {"", "Relu", EltwiseSupported, PrepareEltwise},
     {"", "LeakyRelu", EltwiseSupported, PrepareEltwise},
     {"", "Elu", EltwiseSupported, PrepareEltwise},

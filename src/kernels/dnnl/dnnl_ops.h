@@ -29,6 +29,9 @@ KernelPtr PrepareSoftmax(const OpView& v);
 // LayerNormalization, BatchNormalization (norm_kernels.cc)
 bool NormSupported(const OpView& v);
 KernelPtr PrepareNorm(const OpView& v);
+// ge::Attention (attention_kernels.cc)
+bool AttentionSupported(const OpView& v);
+KernelPtr PrepareAttention(const OpView& v);
 // Relu ... Clip (eltwise_kernels.cc)
 bool EltwiseSupported(const OpView& v);
 KernelPtr PrepareEltwise(const OpView& v);

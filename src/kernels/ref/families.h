@@ -12,6 +12,6 @@ void RegisterIndexRefKernels(KernelRegistry* r);
 void RegisterMathRefKernels(KernelRegistry* r);
 void RegisterControlRefKernels(KernelRegistry* r);
 void RegisterMiscRefKernels(KernelRegistry* r);
-void RegisterFusedRefKernels(KernelRegistry* r);  // ge::FusedConv, FusedGemm, FusedMatMul
+void RegisterFusedRefKernels(KernelRegistry* r);  // ge::FusedConv, FusedGemm, FusedMatMul, LayerNormalization, Attention
 
 }  // namespace ge::ref

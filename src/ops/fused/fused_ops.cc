@@ -6,6 +6,7 @@
 #include "ops/families.h"
 #include "ops/fused/fused_activation.h"
 #include "ops/fused/trans_data_op.h"
+#include "ops/fused/transformer_ops.h"
 #include "ops/math/math_ops_internal.h"
 #include "ops/nn/nn_ops_internal.h"
 
@@ -122,6 +123,7 @@ void RegisterFusedOps(OpRegistry* r) {
   r->Add({"ge", "FusedGemm", 2, 3, 1, 1, InferFusedGemm});
   r->Add({"ge", "FusedMatMul", 2, 3, 1, 1, InferFusedMatMul});
   r->Add({"ge", "TransData", 1, 1, 1, 1, InferTransData});
+  RegisterTransformerOps(r);
 }
 
 }  // namespace ge::ops

@@ -74,10 +74,13 @@ Status RefFusedMatMul(KernelContext& ctx) { return RunFused(ctx, "MatMul", 2, Ad
 
 }  // namespace
 
+void RegisterTransformerRefKernels(KernelRegistry* r);  // transformer_kernels.cc
+
 void RegisterFusedRefKernels(KernelRegistry* r) {
   r->Add("ge", "FusedConv", RefFusedConv);
   r->Add("ge", "FusedGemm", RefFusedGemm);
   r->Add("ge", "FusedMatMul", RefFusedMatMul);
+  RegisterTransformerRefKernels(r);
 }
 
 }  // namespace ge::ref

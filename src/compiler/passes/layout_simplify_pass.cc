@@ -1,0 +1,85 @@
+// LayoutSimplify: data movement that moves no data becomes a Reshape, and Reshape chains collapse, so the sink
+// runtime copies at most once where the exporter wrote a Transpose and a Reshape:
+//   - Transpose whose perm keeps the order of the dims longer than 1 (it only moves unit dims, as torch's
+//     seq-first/batch-first swaps do at batch 1) -> Reshape(x, output dims as a new constant);
+//   - Reshape(Reshape(x, s1), s2), the inner result used only there -> Reshape(x, s2).
+// Only tensors of fully known dims are touched; graph outputs keep their names.
+#include <string>
+#include <vector>
+
+#include "compiler/passes/fusion_util.h"
+#include "compiler/passes/pass_util.h"
+#include "compiler/passes/passes.h"
+
+namespace ge::compiler {
+namespace {
+
+bool KnownDims(const ir::Value* v, Dims* d) {
+  if (v == nullptr || v->desc().kind != ValueKind::kTensor || !v->desc().shape.IsFullyKnown()) return false;
+  *d = v->desc().shape.dims();
+  return true;
+}
+
+bool MovesOnlyUnitDims(const std::vector<int64_t>& perm, const Dims& in) {
+  int64_t last = -1;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= static_cast<int64_t>(in.size())) return false;
+    if (in[p] == 1) continue;
+    if (p < last) return false;
+    last = p;
+  }
+  return true;
+}
+
+class LayoutSimplifyPass : public GraphLevelPass {
+ public:
+  const char* name() const override { return "LayoutSimplify"; }
+
+  StatusOr<bool> RunOnGraph(ir::Graph& g, const PassContext& ctx) override {
+    (void)ctx;
+    FusionScope scope(g);
+    GE_ASSIGN_OR_RETURN(std::vector<ir::Node*> order, g.TopologicalOrder());
+    bool changed = false;
+    for (ir::Node* n : order) {
+      Dims in, out;
+      if (IsOnnxOp(n, "Transpose") && scope.Removable(n) && n->num_inputs() == 1 && KnownDims(n->input(0), &in) &&
+          KnownDims(n->output(0), &out) && !in.empty()) {
+        std::vector<int64_t> perm = n->attrs().GetInts("perm", {});
+        if (perm.size() != in.size() || !MovesOnlyUnitDims(perm, in)) continue;
+        std::string cname = n->name() + "/shape";
+        while (g.FindValue(cname) != nullptr) cname += "_";
+        ir::Value* shape = g.AddConstant(cname, Tensor::FromVector<int64_t>(std::vector<int64_t>(out.begin(), out.end()),
+                                                                           {static_cast<int64_t>(out.size())}));
+        ir::Value* x = n->input(0);
+        ir::Value* y = n->output(0);
+        const std::string name = n->name();
+        g.RemoveNode(n);
+        g.AddNode("Reshape", name, {x, shape}, {y});
+        changed = true;
+      }
+    }
+    // Collapse Reshape chains (a fresh order: Transposes may have become Reshapes).
+    GE_ASSIGN_OR_RETURN(order, g.TopologicalOrder());
+    for (ir::Node* n : order) {
+      if (!IsOnnxOp(n, "Reshape") || n->num_inputs() < 2) continue;
+      ir::Value* mid = n->input(0);
+      ir::Node* inner = mid ? mid->producer() : nullptr;
+      Dims d;
+      if (!IsOnnxOp(inner, "Reshape") || !scope.Internal(mid) || !scope.Removable(inner) ||
+          !KnownDims(n->output(0), &d) || n->attrs().GetInt("allowzero", 0) != 0) {
+        continue;
+      }
+      n->SetInput(0, inner->input(0));
+      g.RemoveNode(inner);
+      changed = true;
+    }
+    if (changed) RemoveDeadValuesKeepingCaptured(g);
+    return changed;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<GraphPass> CreateLayoutSimplifyPass() { return std::make_unique<LayoutSimplifyPass>(); }
+
+}  // namespace ge::compiler
