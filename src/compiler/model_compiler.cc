@@ -87,9 +87,14 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
       (layout != Format::kNHWC && layout != Format::kNC1HWC0 && layout != Format::kNCHW)) {
     return InvalidArgument("option ge.format.activation must be NHWC, NC1HWC0 or NCHW, got '" + layout_name + "'");
   }
-  if (layout != Format::kNCHW) {
+  const std::string prepack = ctx.Option("ge.weights.prepack", "1");
+  if (prepack != "0" && prepack != "1") {
+    return InvalidArgument("option ge.weights.prepack must be 0 or 1, got '" + prepack + "'");
+  }
+  {
     PassManager formats;
-    formats.Add(CreateFormatSelectionPass(layout));
+    if (layout != Format::kNCHW) formats.Add(CreateFormatSelectionPass(layout));
+    if (prepack == "1") formats.Add(CreateWeightPrepackPass(options.threads));
     GE_RETURN_IF_ERROR(formats.Run(model, ctx));
   }
   BuildOptions bo;

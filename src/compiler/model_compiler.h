@@ -20,9 +20,13 @@ namespace ge::compiler {
 
 struct CompileOptions {
   // GE option keys: ge.exec.disableReuseMemory, ge.streamMaxParallelNum (set: exactly that budget; unset: up to
-  // 4 streams while memory stays within 1.15x the lower bound), ge.constantFoldingMaxBytes, ge.fusion (1|0),
-  // ge.engine.dnnl (0|1: oneDNN kernels for convolutions, matmuls, pooling, softmax and norms).
+  // 4 streams while memory stays within 1.15x the lower bound, one stream when oneDNN kernels run),
+  // ge.constantFoldingMaxBytes, ge.fusion (1|0), ge.engine.dnnl (1|0: oneDNN kernels for convolutions, matmuls,
+  // pooling, softmax and norms), ge.format.activation (NHWC|NC1HWC0|NCHW: the layout of convolution chains),
+  // ge.weights.prepack (1|0: constant weights stored in oneDNN's layouts).
   std::map<std::string, std::string> ge_options;
+  // Intra-op threads the model will run with (`--threads`): weights are prepacked for kernels of that many.
+  int threads = 1;
   // Per graph input: the dims to compile for (`--input_shape`). Inputs not listed keep their declared dims; an
   // unknown dim left after that becomes 1 (and the report says so).
   std::map<std::string, Dims> input_shapes;

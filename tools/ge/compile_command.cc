@@ -74,6 +74,7 @@ int CompileCommand(int argc, char** argv) {
   if (!threads.ok()) return Fail(threads.status());
 
   compiler::CompileOptions options;
+  options.threads = static_cast<int>(*threads);
   if (flags.Has("input_shape")) {
     auto shapes = ParseInputShapes(flags.Get("input_shape"));
     if (!shapes.ok()) return Fail(shapes.status());

@@ -59,6 +59,11 @@ std::unique_ptr<GraphPass> CreateEngineAssignmentPass(std::vector<EngineRule> ru
 // to NCHW where such a value reaches another reader or a graph output (format_selection_pass.cc).
 std::unique_ptr<GraphPass> CreateFormatSelectionPass(Format layout);
 
+// Weight prepacking for a static model after format selection: each dnnl node's constant weights stored in the
+// layout its oneDNN kernel (prepared as the loader will, with `threads` intra-op threads) reads them in
+// (weight_prepack_pass.cc).
+std::unique_ptr<GraphPass> CreateWeightPrepackPass(int threads);
+
 // InferShapes, IdentityRemoval, ConstantFolding, DCE, CSE and BatchNormFolding repeated to a fixed point; then,
 // unless option "ge.fusion" is "0" (default "1"), MatMulAddFusion and ActivationFusion; then InferShapes and
 // EngineAssignment.

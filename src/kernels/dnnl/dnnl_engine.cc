@@ -8,7 +8,9 @@
 #include <new>
 #include <string>
 
+#include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/dnnl/dnnl_ops.h"
+#include "kernels/dnnl/packed_layout.h"
 #include "kernels/exec/kernel_util.h"
 
 namespace ge::dnnl_kernels {
@@ -112,9 +114,32 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     return Internal(label + ": oneDNN: " + err.what());
   } catch (const std::bad_alloc&) {
     return ResourceExhausted(label + ": out of memory preparing a oneDNN kernel");
+  } catch (const PackedWeightsError& err) {
+    return DataLoss(label + ": " + err.what());
   } catch (const std::exception& err) {
     return Internal(label + ": preparing a oneDNN kernel: " + err.what());
   }
+}
+
+StatusOr<std::vector<PackedWeights>> PackWeights(const exec::PrepareRequest& request) {
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<exec::PreparedKernel> k, PrepareDnnlKernel(request));
+  std::vector<PackedWeights> out;
+  auto* dk = dynamic_cast<DnnlKernel*>(k.get());
+  if (dk == nullptr) return out;
+  try {
+    for (const DnnlKernel::ReorderedWeights& w : dk->reordered_weights()) {
+      PackedWeights p;
+      p.input = w.input;
+      const dnnl::memory::desc md = w.memory.get_desc();
+      p.layout = EncodePackedLayout(md);
+      const auto* data = static_cast<const uint8_t*>(w.memory.get_data_handle());
+      p.bytes.assign(data, data + md.get_size());
+      out.push_back(std::move(p));
+    }
+  } catch (const dnnl::error& err) {
+    return Internal(exec::NodeLabel(*request.node) + ": oneDNN: " + err.what());
+  }
+  return out;
 }
 
 bool DnnlSupports(const ir::Node& node) {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "base/status.h"
 #include "ir/graph.h"
@@ -25,6 +26,17 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
 // attributes it handles and, where the node's values have static dims, shapes it handles (then it agrees with
 // PrepareDnnlKernel returning a kernel). Looks only at the node, its values' descs and constant values.
 bool DnnlSupports(const ir::Node& node);
+
+// Compile-time weight prepacking: the node's constant weights in the oneDNN layouts its kernel would reorder them
+// into at load (prepared here exactly as the loader will), each with its input index, layout string
+// (exec::kPackedLayoutAttr) and bytes. Empty when the kernel keeps every constant as it is, or the engine does not
+// take the node.
+struct PackedWeights {
+  int input = -1;
+  std::string layout;
+  std::vector<uint8_t> bytes;
+};
+StatusOr<std::vector<PackedWeights>> PackWeights(const exec::PrepareRequest& request);
 
 // The engine entry for exec::KernelEngines::factories.
 inline std::pair<std::string, exec::KernelFactory> DnnlEngineEntry() { return {kDnnlEngineName, &PrepareDnnlKernel}; }

@@ -36,8 +36,17 @@ class DnnlKernel final : public exec::PreparedKernel {
   dnnl::memory BindOutput(int slot, const dnnl::memory::desc& md);
   // Kernel-owned memory of md (allocated by oneDNN, freed with the kernel).
   dnnl::memory OwnedMemory(const dnnl::memory::desc& md);
-  // Memory wrapping a constant input's bytes (read-only use at prepare only: reorders, packing).
+  // Memory wrapping a constant input's bytes: a reorder source, or prepacked weights a primitive reads. Never
+  // written (the bytes may be a read-only mapping of the model file).
   dnnl::memory ConstMemory(const dnnl::memory::desc& md, const void* data);
+
+  // Constant weights this kernel reordered into a oneDNN layout at prepare (what the compiler prepacks).
+  struct ReorderedWeights {
+    int input;
+    dnnl::memory memory;  // kernel-owned
+  };
+  void RecordPackedWeights(int input, const dnnl::memory& m) { reordered_weights_.push_back({input, m}); }
+  const std::vector<ReorderedWeights>& reordered_weights() const { return reordered_weights_; }
 
   // Appends a primitive run after the previous ones. args must not include DNNL_ARG_SCRATCHPAD: when pd has a
   // scratchpad, the kernel's shared buffer is passed (pd must have been created with user scratchpad mode).
@@ -75,6 +84,7 @@ class DnnlKernel final : public exec::PreparedKernel {
   std::vector<Bind> binds_;
   std::vector<Step> steps_;
   dnnl::memory scratchpad_;  // u8 buffer of the largest step's scratchpad; empty when none needs one
+  std::vector<ReorderedWeights> reordered_weights_;
   int copy_in_ = -1, copy_out_ = -1;
   size_t copy_bytes_ = 0;
 };

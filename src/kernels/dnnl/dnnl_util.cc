@@ -3,6 +3,8 @@
 #include <limits>
 
 #include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/packed_layout.h"
+#include "kernels/exec/packed_weights.h"
 #include "kernels/exec/kernel_util.h"
 #include "ops/nn/window_util.h"
 #include "ops/fused/fused_activation.h"
@@ -19,6 +21,7 @@ OpView OpView::FromRequest(const exec::PrepareRequest& r) {
   v.consts.resize(v.in.size(), nullptr);
   v.static_shapes = true;  // ValidateRequest has checked every present desc
   v.threads = r.intra_op_threads;
+  v.UsePackedWeights();
   return v;
 }
 
@@ -35,7 +38,19 @@ OpView OpView::FromNode(const ir::Node& node) {
     v.out.push_back(y ? y->desc() : TensorDesc());
     if (y && !exec::IsStaticTensor(y->desc())) v.static_shapes = false;
   }
+  v.UsePackedWeights();
   return v;
+}
+
+void OpView::UsePackedWeights() {
+  for (int i = 0; i < num_in(); ++i) {
+    if (!has_in(i) || const_in(i) == nullptr) continue;
+    if (auto d = exec::PackedWeightsLogicalDesc(*node, i, in[i])) {
+      in[i] = *d;
+      packed_input = i;
+      packed_layout = node->attrs().GetString(exec::kPackedLayoutAttr, "");
+    }
+  }
 }
 
 const ir::AttrMap& OpView::attrs() const { return node->attrs(); }
@@ -194,11 +209,20 @@ bool AppendEltwise(std::vector<EltStep> steps, dnnl::post_ops* ops) {
 dnnl::memory WeightsMemory(DnnlKernel* k, const OpView& v, int input, const dnnl::memory::desc& plain,
                            const dnnl::memory::desc& chosen) {
   const Tensor* c = v.const_in(input);
-  if (c == nullptr || chosen == plain) return k->BindInput(input, plain);
-  dnnl::memory src = k->ConstMemory(plain, c->raw_data());
+  dnnl::memory::desc stored = plain;
+  if (c != nullptr && input == v.packed_input) {
+    if (!DecodePackedLayout(v.packed_layout, plain.dims(), c->nbytes(), &stored)) {
+      throw PackedWeightsError("the prepacked weights of input " + std::to_string(input) +
+                               " have a corrupt layout description");
+    }
+    if (stored == chosen) return k->ConstMemory(chosen, c->raw_data());
+  }
+  if (c == nullptr || chosen == stored) return k->BindInput(input, plain);
+  dnnl::memory src = k->ConstMemory(stored, c->raw_data());
   dnnl::memory dst = k->OwnedMemory(chosen);
   dnnl::reorder(src, dst).execute(k->stream(), src, dst);
   k->stream().wait();
+  if (input != v.packed_input) k->RecordPackedWeights(input, dst);
   return dst;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct OpView {
   std::vector<const Tensor*> consts;    // per input: the constant value or nullptr
   bool static_shapes = false;           // every present input and output has known dims
   int threads = 1;                      // request.intra_op_threads
+  // Prepacked weights (exec/packed_weights.h): the input holding them (its desc in `in` is the logical one, its
+  // const_in the packed bytes) and their layout string; -1 when none.
+  int packed_input = -1;
+  std::string packed_layout;
 
   static OpView FromRequest(const exec::PrepareRequest& r);
   static OpView FromNode(const ir::Node& node);
@@ -41,6 +46,9 @@ struct OpView {
   const Tensor* const_in(int i) const { return i < static_cast<int>(consts.size()) ? consts[i] : nullptr; }
   // Rank of input i when known, else -1.
   int in_rank(int i) const;
+
+ private:
+  void UsePackedWeights();
 };
 
 // Checks every op family shares: present inputs and outputs are float32 tensors, plain (ND/NCHW) or, when
@@ -78,10 +86,16 @@ bool AppendEltwise(std::vector<EltStep> steps, dnnl::post_ops* ops);
 // Whether AppendEltwise accepts the steps (for the planners).
 bool EltwiseChainOk(std::vector<EltStep> steps);
 
-// For ops with a weights input: the memory to pass as weights. When the input is constant, it is reordered once
-// into the layout pd prefers (kernel-owned) unless that layout is the plain one; otherwise the slot is bound.
+// For ops with a weights input: the memory to pass as weights. Weights the compiler prepacked in `chosen` are used
+// where they are mapped; prepacked in another layout (another CPU or oneDNN build), they are reordered once. Other
+// constant weights are reordered once into `chosen` (kernel-owned, recorded for compile-time packing) unless that
+// is the plain layout; non-constant weights bind the slot. Throws PackedWeightsError for a corrupt packed layout.
 dnnl::memory WeightsMemory(DnnlKernel* k, const OpView& v, int input, const dnnl::memory::desc& plain,
                            const dnnl::memory::desc& chosen);
+
+struct PackedWeightsError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // Appends a reorder step from one memory to another (layouts differ, dims equal).
 void AddReorder(DnnlKernel* k, const dnnl::memory& from, const dnnl::memory& to);

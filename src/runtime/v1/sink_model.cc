@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "kernels/dnnl/dnnl_engine.h"
+#include "kernels/exec/packed_weights.h"
 #include "kernels/exec/prepared_kernel.h"
 #include "om/ir_proto.h"
 #include "ops/op_schema.h"
@@ -69,8 +70,18 @@ Status VerifyNodeDescs(const ir::Node& n, int64_t opset, const std::vector<Tenso
   ctx.opset = opset;
   ctx.op_type = n.op_type();
   ctx.node_name = n.name();
-  for (size_t i = 0; i < in.size(); ++i) ctx.inputs.push_back(n.input(static_cast<int>(i)) ? &in[i] : nullptr);
-  ctx.input_values = values;
+  // Prepacked weights are checked as the logical tensor they hold (their bytes are the engine's to check).
+  std::vector<TensorDesc> logical(in);
+  std::vector<const Tensor*> logical_values(values);
+  logical_values.resize(in.size(), nullptr);
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (auto d = exec::PackedWeightsLogicalDesc(n, static_cast<int>(i), in[i])) {
+      logical[i] = *d;
+      logical_values[i] = nullptr;
+    }
+  }
+  for (size_t i = 0; i < in.size(); ++i) ctx.inputs.push_back(n.input(static_cast<int>(i)) ? &logical[i] : nullptr);
+  ctx.input_values = logical_values;
   ctx.outputs.assign(out.size(), TensorDesc());
   Status s = ops::RunInference(*schema, ctx);
   if (!s.ok()) return DataLoss("node '" + n.name() + "' does not check: " + s.message());
