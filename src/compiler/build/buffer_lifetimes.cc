@@ -53,8 +53,9 @@ bool OutputMayOverwriteInput(const ir::Node& node, int input) {
     return input == 0 && SameBytes(in->desc(), node.output(0)->desc());
   }
   if (!SameTensor(in->desc(), node.output(0)->desc())) return false;
-  // A fused convolution's residual Sum is read element by element where Y is written (oneDNN's sum post-op).
-  if (node.domain() == "ge") return node.op_type() == "FusedConv" && input == 3;
+  // A fused convolution's residual Sum is read element by element where Y is written (oneDNN's sum post-op);
+  // not when the Sum is also the convolution's X, which is read everywhere.
+  if (node.domain() == "ge") return node.op_type() == "FusedConv" && input == 3 && node.input(0) != in;
   if (!node.domain().empty()) return false;
   const std::string& op = node.op_type();
   if (IsInplaceUnary(op)) return input == 0;

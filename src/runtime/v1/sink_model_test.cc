@@ -80,7 +80,8 @@ class SinkModelTest : public ::testing::Test {
 
   // Compiles, loads, runs |runs| times with fresh inputs and compares every output with the interpreter.
   std::unique_ptr<SinkModel> CheckAgainstInterpreter(const std::string& text, int runs = 3,
-                                                     std::map<std::string, std::string> options = {}) {
+                                                     std::map<std::string, std::string> options = {},
+                                                     double tolerance = 1e-6) {
     Compiled c = Compile(text, std::move(options));
     EXPECT_TRUE(c.report.static_model) << c.report.dynamic_reason;
     auto model = SinkModel::Load(Open(c.bytes), device_.get());
@@ -101,7 +102,7 @@ class SinkModelTest : public ::testing::Test {
       std::vector<Tensor> ref = Reference(text, in);
       EXPECT_EQ(ref.size(), out.size());
       for (size_t i = 0; i < ref.size() && i < out.size(); ++i) {
-        EXPECT_LE(MaxRelDiff(out[i], ref[i]), 1e-6) << "output " << i << " run " << run;
+        EXPECT_LE(MaxRelDiff(out[i], ref[i]), tolerance) << "output " << i << " run " << run;
       }
     }
     return std::move(*model);
@@ -177,6 +178,48 @@ graph inception(%x: float32[1,8,6,6]) {
   auto single = CheckAgainstInterpreter(text, 1, {{"ge.streamMaxParallelNum", "1"}});
   ASSERT_NE(single, nullptr);
   EXPECT_EQ(single->stats().num_streams, 1);
+}
+
+// A small CNN through every activation layout, with and without prepacked weights: channel counts that are not
+// multiples of 16 (NC1HWC0 padding), a residual sum, pooling, a channel concat, a layout boundary before Flatten
+// and a graph output that is a convolution chain's value.
+TEST_F(SinkModelTest, ActivationLayoutsAndPrepackedWeightsMatchInterpreter) {
+  const std::string text = R"(
+opset "" 17
+graph cnn(%x: float32[1,3,12,12]) {
+  const %w0: float32[20,3,3,3] = )" + RandomList(540, 3) + R"(
+  const %b0: float32[20] = )" + RandomList(20, 4) + R"(
+  const %w1: float32[20,20,3,3] = )" + RandomList(3600, 5) + R"(
+  const %w2: float32[16,20,1,1] = )" + RandomList(320, 6) + R"(
+  const %w3: float32[16,20,3,3] = )" + RandomList(2880, 7) + R"(
+  const %w4: float32[8,32,1,1] = )" + RandomList(256, 8) + R"(
+  const %wf: float32[8,5] = )" + RandomList(40, 9) + R"(
+  c0: %a0 = Conv(%x, %w0, %b0) {pads=[1,1,1,1]}
+  r0: %r0 = Relu(%a0)
+  c1: %a1 = Conv(%r0, %w1) {pads=[1,1,1,1]}
+  add: %s1 = Add(%a1, %r0)
+  r1: %r1 = Relu(%s1)
+  pool: %p = MaxPool(%r1) {kernel_shape=[2,2], strides=[2,2]}
+  c2: %a2 = Conv(%p, %w2)
+  c3: %a3 = Conv(%p, %w3) {pads=[1,1,1,1]}
+  cat: %k = Concat(%a2, %a3) {axis=1}
+  c4: %a4 = Conv(%k, %w4)
+  gap: %g = GlobalAveragePool(%a4)
+  flat: %f = Flatten(%g)
+  fc: %y = MatMul(%f, %wf)
+  return %y, %a4
+})";
+  for (const char* layout : {"NHWC", "NC1HWC0", "NCHW"}) {
+    for (const char* prepack : {"1", "0"}) {
+      SCOPED_TRACE(std::string(layout) + " prepack " + prepack);
+      auto m = CheckAgainstInterpreter(text, 2, {{"ge.format.activation", layout}, {"ge.weights.prepack", prepack}},
+                                       1e-4);
+      ASSERT_NE(m, nullptr);
+      ASSERT_EQ(m->outputs().size(), 2u);
+      EXPECT_EQ(m->outputs()[1].name, "a4");
+      EXPECT_FALSE(IsNonPlainLayout(m->outputs()[1].desc.format));
+    }
+  }
 }
 
 TEST_F(SinkModelTest, CallerProvidedFeatureMapMemory) {
