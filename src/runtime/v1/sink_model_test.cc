@@ -180,11 +180,10 @@ graph inception(%x: float32[1,8,6,6]) {
   EXPECT_EQ(single->stats().num_streams, 1);
 }
 
-// A small CNN through every activation layout, with and without prepacked weights: channel counts that are not
-// multiples of 16 (NC1HWC0 padding), a residual sum, pooling, a channel concat, a layout boundary before Flatten
-// and a graph output that is a convolution chain's value.
-TEST_F(SinkModelTest, ActivationLayoutsAndPrepackedWeightsMatchInterpreter) {
-  const std::string text = R"(
+// A small CNN: channel counts that are not multiples of 16 (NC1HWC0 padding), a residual sum, pooling, a channel
+// concat, a layout boundary before Flatten and a graph output that is a convolution chain's value.
+std::string SmallCnn() {
+  return R"(
 opset "" 17
 graph cnn(%x: float32[1,3,12,12]) {
   const %w0: float32[20,3,3,3] = )" + RandomList(540, 3) + R"(
@@ -209,6 +208,11 @@ graph cnn(%x: float32[1,3,12,12]) {
   fc: %y = MatMul(%f, %wf)
   return %y, %a4
 })";
+}
+
+// The CNN through every activation layout, with and without prepacked weights.
+TEST_F(SinkModelTest, ActivationLayoutsAndPrepackedWeightsMatchInterpreter) {
+  const std::string text = SmallCnn();
   for (const char* layout : {"NHWC", "NC1HWC0", "NCHW"}) {
     for (const char* prepack : {"1", "0"}) {
       SCOPED_TRACE(std::string(layout) + " prepack " + prepack);
@@ -218,6 +222,38 @@ graph cnn(%x: float32[1,3,12,12]) {
       ASSERT_EQ(m->outputs().size(), 2u);
       EXPECT_EQ(m->outputs()[1].name, "a4");
       EXPECT_FALSE(IsNonPlainLayout(m->outputs()[1].desc.format));
+    }
+  }
+}
+
+// At a given thread count, every run gives the same bits (oneDNN fixes its work split at prepare).
+TEST_F(SinkModelTest, RepeatedRunsAreBitIdentical) {
+  rt::DeviceOptions o;
+  o.intra_op_threads = 2;
+  auto device = rt::Device::Create(o).value();
+  Compiled c = Compile(SmallCnn());
+  auto model = SinkModel::Load(Open(c.bytes), device.get());
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  std::mt19937 rng(11);
+  std::vector<Tensor> in = RandomInputs((*model)->inputs(), rng);
+  std::vector<std::vector<uint8_t>> first;
+  for (int run = 0; run < 5; ++run) {
+    std::vector<Tensor> out;
+    std::vector<DataBuffer> ib, ob;
+    for (Tensor& t : in) ib.push_back(DataBuffer{t.raw_data(), t.nbytes()});
+    for (const IoDesc& d : (*model)->outputs()) {
+      out.push_back(Tensor::Create(d.desc.dtype, d.desc.shape.dims()).value());
+      ob.push_back(DataBuffer{out.back().raw_data(), out.back().nbytes()});
+    }
+    ASSERT_TRUE((*model)->Execute(ib, ob).ok());
+    for (size_t i = 0; i < out.size(); ++i) {
+      const auto* p = static_cast<const uint8_t*>(out[i].raw_data());
+      std::vector<uint8_t> bytes(p, p + out[i].nbytes());
+      if (run == 0) {
+        first.push_back(std::move(bytes));
+      } else {
+        EXPECT_EQ(bytes, first[i]) << "output " << i << " run " << run;
+      }
     }
   }
 }
