@@ -21,7 +21,9 @@ namespace ge::compiler {
 struct CompileOptions {
   // GE option keys: ge.exec.disableReuseMemory, ge.streamMaxParallelNum (set: exactly that budget; unset: up to
   // 4 streams while memory stays within 1.15x the lower bound), ge.constantFoldingMaxBytes, ge.fusion (1|0),
-  // ge.engine.dnnl (0|1: oneDNN kernels for convolutions, matmuls, pooling, softmax and norms).
+  // ge.engine.dnnl (0|1: oneDNN kernels for convolutions, matmuls, pooling, softmax and norms),
+  // ge.exec.precision_mode (fp32: float32 semantics, the default; allow_bf16: the dnnl convolutions, matmuls and
+  // attention may compute in bfloat16 where the running CPU has AVX-512 BF16; recorded in the .om's MODEL_DEF).
   std::map<std::string, std::string> ge_options;
   // Per graph input: the dims to compile for (`--input_shape`). Inputs not listed keep their declared dims; an
   // unknown dim left after that becomes 1 (and the report says so).

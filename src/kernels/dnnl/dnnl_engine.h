@@ -26,6 +26,10 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
 // PrepareDnnlKernel returning a kernel). Looks only at the node, its values' descs and constant values.
 bool DnnlSupports(const ir::Node& node);
 
+// Whether this CPU runs oneDNN's bfloat16 kernels (AVX-512 BF16 or AMX): without them a request with allow_bf16
+// computes in float32 (bf16_util.cc).
+bool CpuHasBf16();
+
 // The engine entry for exec::KernelEngines::factories.
 inline std::pair<std::string, exec::KernelFactory> DnnlEngineEntry() { return {kDnnlEngineName, &PrepareDnnlKernel}; }
 

@@ -27,6 +27,7 @@ struct OpView {
   std::vector<const Tensor*> consts;    // per input: the constant value or nullptr
   bool static_shapes = false;           // every present input and output has known dims
   int threads = 1;                      // request.intra_op_threads
+  bool bf16 = false;                    // request.allow_bf16 and the CPU has bfloat16 kernels (bf16_util.h)
 
   static OpView FromRequest(const exec::PrepareRequest& r);
   static OpView FromNode(const ir::Node& node);
