@@ -67,6 +67,10 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
 
   PassContext ctx;
   ctx.options = options.ge_options;
+  const std::string precision = ctx.Option("ge.exec.precision_mode", "fp32");
+  if (precision != "fp32" && precision != "allow_bf16") {
+    return InvalidArgument("option ge.exec.precision_mode must be fp32 or allow_bf16, got '" + precision + "'");
+  }
   GE_RETURN_IF_ERROR(RunPreparePipeline(model, ctx));
   r->nodes_after = static_cast<size_t>(model.graph->num_nodes());
 
@@ -77,6 +81,7 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
 
   r->dynamic_reason = StaticModelBlocker(model);
   if (!r->dynamic_reason.empty()) {
+    if (precision != "fp32") r->notes.push_back("precision_mode " + precision + " has no effect on a dynamic model");
     wo.dynamic = true;
     return om::MakeIrOmWriter(model, wo);
   }
@@ -111,6 +116,11 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
     }
   }
   GE_ASSIGN_OR_RETURN(CompiledModel cm, BuildStaticModel(model, bo));
+  cm.def.set_precision_mode(precision);
+  if (precision == "allow_bf16" && !dnnl_kernels::CpuHasBf16()) {
+    r->notes.push_back("precision_mode allow_bf16: this CPU has no AVX-512 BF16, so the model computes in fp32 here "
+                       "(on a CPU with it, convolutions and matmuls compute in bf16)");
+  }
   r->static_model = true;
   r->feature_map_bytes = cm.def.memory().feature_map_bytes();
   r->feature_map_lower_bound_bytes = cm.def.memory().feature_map_lower_bound_bytes();

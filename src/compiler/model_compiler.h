@@ -23,7 +23,9 @@ struct CompileOptions {
   // 4 streams while memory stays within 1.15x the lower bound, one stream when oneDNN kernels run),
   // ge.constantFoldingMaxBytes, ge.fusion (1|0), ge.engine.dnnl (1|0: oneDNN kernels for convolutions, matmuls,
   // pooling, softmax and norms), ge.format.activation (NHWC|NC1HWC0|NCHW: the layout of convolution chains),
-  // ge.weights.prepack (1|0: constant weights stored in oneDNN's layouts).
+  // ge.weights.prepack (1|0: constant weights stored in oneDNN's layouts),
+  // ge.exec.precision_mode (fp32: float32 semantics, the default; allow_bf16: the dnnl convolutions, matmuls and
+  // attention may compute in bfloat16 where the running CPU has AVX-512 BF16; recorded in the .om's MODEL_DEF).
   std::map<std::string, std::string> ge_options;
   // Intra-op threads the model will run with (`--threads`): weights are prepacked for kernels of that many.
   int threads = 1;

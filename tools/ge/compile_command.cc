@@ -85,6 +85,7 @@ int CompileCommand(int argc, char** argv) {
     if (eq == std::string::npos) return Fail(InvalidArgument("--option wants KEY=VALUE, got '" + kv + "'"));
     options.ge_options[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
+  if (flags.Has("precision_mode")) options.ge_options["ge.exec.precision_mode"] = precision;
   auto model = onnx_parser::ParseModelFile(model_path);
   if (!model.ok()) return Fail(model.status());
   compiler::CompileReport report;
@@ -99,9 +100,6 @@ int CompileCommand(int argc, char** argv) {
   }
   if (!s.ok()) return Fail(s);
   for (const std::string& note : report.notes) std::fprintf(stderr, "ge compile: note: %s\n", note.c_str());
-  if (precision == "allow_bf16") {
-    std::fprintf(stderr, "ge compile: note: allow_bf16 has no effect yet; every kernel computes in fp32\n");
-  }
   if (flags.GetBool("json")) {
     std::printf("{\"output\":\"%s\",\"static\":%s,\"nodes_before\":%zu,\"nodes_after\":%zu,\"feature_map_bytes\":%llu,"
                 "\"feature_map_lower_bound_bytes\":%llu,\"weights_bytes\":%llu,\"streams\":%d,\"events\":%d,"

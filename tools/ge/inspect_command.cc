@@ -60,6 +60,7 @@ void AddCompiled(const om::OmReader& reader, Report* r, Status* status) {
     *status = DataLoss("MODEL_DEF or TASK_INFO does not parse");
     return;
   }
+  r->AddStr("precision_mode", def.precision_mode().empty() ? "fp32" : def.precision_mode());
   const proto::MemoryPlanProto& m = def.memory();
   r->Add("feature_map_bytes", m.feature_map_bytes());
   r->Add("feature_map_lower_bound_bytes", m.feature_map_lower_bound_bytes());

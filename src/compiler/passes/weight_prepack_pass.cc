@@ -21,9 +21,10 @@ bool HasConstantInput(const ir::Node& n) {
   return false;
 }
 
-exec::PrepareRequest RequestFor(const ir::Model& model, const ir::Node& n, int threads) {
+exec::PrepareRequest RequestFor(const ir::Model& model, const ir::Node& n, int threads, bool allow_bf16) {
   exec::PrepareRequest r;
   r.node = &n;
+  r.allow_bf16 = allow_bf16;
   r.opset = model.OpsetFor(n.domain());
   r.intra_op_threads = threads;
   for (const ir::Value* v : n.inputs()) {
@@ -39,14 +40,16 @@ class WeightPrepackPass : public GraphPass {
   explicit WeightPrepackPass(int threads) : threads_(threads) {}
   const char* name() const override { return "WeightPrepack"; }
 
-  StatusOr<bool> Run(ir::Model& model, const PassContext&) override {
+  StatusOr<bool> Run(ir::Model& model, const PassContext& ctx) override {
     ir::Graph& g = *model.graph;
+    // Under allow_bf16 the kernels convert constant weights to bfloat16 once: those are the bytes to store.
+    const bool allow_bf16 = ctx.Option("ge.exec.precision_mode", "fp32") == "allow_bf16";
     bool changed = false;
     for (ir::Node* n : g.nodes()) {
       if (n->engine() != dnnl_kernels::kDnnlEngineName || !HasConstantInput(*n)) continue;
       if (n->attrs().Has(exec::kPackedInputAttr)) continue;
       GE_ASSIGN_OR_RETURN(std::vector<dnnl_kernels::PackedWeights> packed,
-                          dnnl_kernels::PackWeights(RequestFor(model, *n, threads_)));
+                          dnnl_kernels::PackWeights(RequestFor(model, *n, threads_, allow_bf16)));
       // One packed input per node is what the attributes describe; the engine's kernels have one weights input.
       if (packed.size() != 1) continue;
       dnnl_kernels::PackedWeights& p = packed.front();

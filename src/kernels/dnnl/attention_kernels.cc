@@ -3,8 +3,11 @@
 //   scores = (Q * scale) Kᵀ   matmul, the scale as output scale, into a kernel-owned [B, H, Sq, Sk] buffer
 //   scores = softmax(scores)  softmax_v2 (accurate) over Sk, in place
 //   Y = scores V              matmul writing Y[s, b, h*D + d] directly
+// With allow_bf16, Q, K and V are first reordered into dense bf16 [B, H, S, D] buffers and softmax writes bf16
+// scores for the second matmul; scores, softmax and Y stay f32.
 #include <optional>
 
+#include "kernels/dnnl/bf16_util.h"
 #include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/dnnl/dnnl_ops.h"
 
@@ -71,22 +74,31 @@ KernelPtr PrepareAttention(const OpView& v) {
   const dnnl::memory::desc y_md = HeadsDesc(p, p.sq, p.heads * p.size, 0, false);
   const dnnl::memory::desc s_md = PlainDesc({p.batch, p.heads, p.sq, p.sk});
   const dnnl::memory scores = k->OwnedMemory(s_md);
+  const auto ct = v.bf16 ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
+  // The operands as the matmuls read them: the slots' views (f32), or dense bf16 copies.
+  const auto operand = [&](const dnnl::memory::desc& view, const Dims& dense) {
+    return v.bf16 ? AsType(PlainDesc(dense), ct) : view;
+  };
+  const dnnl::memory::desc q_ct = operand(q_md, {p.batch, p.heads, p.sq, p.size});
+  const dnnl::memory::desc kt_ct = operand(kt_md, {p.batch, p.heads, p.size, p.sk});
+  const dnnl::memory::desc v_ct = operand(v_md, {p.batch, p.heads, p.sk, p.size});
+  const dnnl::memory::desc probs_md = AsType(s_md, ct);
+  const dnnl::memory probs = v.bf16 ? k->OwnedMemory(probs_md) : scores;
 
   dnnl::primitive_attr attr1 = UserScratchpadAttr();
   if (p.scale != 1.f) attr1.set_output_scales(0, {p.scale});
-  const dnnl::matmul::primitive_desc pd1(dnnl::matmul::desc(q_md, kt_md, s_md), attr1, k->engine());
-  k->AddStep(dnnl::matmul(pd1), pd1,
-             {{DNNL_ARG_SRC, k->BindInput(0, q_md)}, {DNNL_ARG_WEIGHTS, k->BindInput(1, kt_md)},
-              {DNNL_ARG_DST, scores}});
+  const dnnl::matmul::primitive_desc pd1(dnnl::matmul::desc(q_ct, kt_ct, s_md), attr1, k->engine());
+  const dnnl::memory q = InputAs(k.get(), 0, q_md, q_ct), kt = InputAs(k.get(), 1, kt_md, kt_ct);
+  k->AddStep(dnnl::matmul(pd1), pd1, {{DNNL_ARG_SRC, q}, {DNNL_ARG_WEIGHTS, kt}, {DNNL_ARG_DST, scores}});
 
   using SF = dnnl::softmax_v2_forward;
-  const SF::desc sd(dnnl::prop_kind::forward_inference, dnnl::algorithm::softmax_accurate, s_md, s_md, 3);
+  const SF::desc sd(dnnl::prop_kind::forward_inference, dnnl::algorithm::softmax_accurate, s_md, probs_md, 3);
   const SF::primitive_desc spd(sd, UserScratchpadAttr(), k->engine());
-  k->AddStep(SF(spd), spd, {{DNNL_ARG_SRC, scores}, {DNNL_ARG_DST, scores}});
+  k->AddStep(SF(spd), spd, {{DNNL_ARG_SRC, scores}, {DNNL_ARG_DST, probs}});
 
-  const dnnl::matmul::primitive_desc pd2(dnnl::matmul::desc(s_md, v_md, y_md), UserScratchpadAttr(), k->engine());
-  k->AddStep(dnnl::matmul(pd2), pd2,
-             {{DNNL_ARG_SRC, scores}, {DNNL_ARG_WEIGHTS, k->BindInput(2, v_md)}, {DNNL_ARG_DST, k->BindOutput(0, y_md)}});
+  const dnnl::matmul::primitive_desc pd2(dnnl::matmul::desc(probs_md, v_ct, y_md), UserScratchpadAttr(), k->engine());
+  const dnnl::memory val = InputAs(k.get(), 2, v_md, v_ct);
+  k->AddStep(dnnl::matmul(pd2), pd2, {{DNNL_ARG_SRC, probs}, {DNNL_ARG_WEIGHTS, val}, {DNNL_ARG_DST, k->BindOutput(0, y_md)}});
   k->Finalize();
   return k;
 }

@@ -7,6 +7,7 @@
 // (or reordered into the blocked destination).
 #include <optional>
 
+#include "kernels/dnnl/bf16_util.h"
 #include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/dnnl/dnnl_ops.h"
 #include "ops/nn/window_util.h"
@@ -94,9 +95,11 @@ KernelPtr PrepareConv(const OpView& v) {
   const dnnl::memory::desc w_plain = PlainDesc(wd);
   const bool src_fixed = IsNonPlainLayout(v.in[0].format), dst_fixed = IsNonPlainLayout(v.out[0].format);
   const bool blocked = src_fixed || dst_fixed || UseBlockedActivations(p);
-  const dnnl::memory::desc src_md = src_fixed ? src_slot : blocked ? AnyDesc(p.x) : src_slot;
+  const dnnl::memory::data_type ct = ComputeType(v);  // bf16: src is reordered anyway, so let oneDNN pick its layout
+  const dnnl::memory::desc src_md =
+      AsType(src_fixed ? src_slot : blocked || ct != dnnl::memory::data_type::f32 ? AnyDesc(p.x) : src_slot, ct);
   const dnnl::memory::desc dst_md = dst_fixed ? dst_slot : blocked ? AnyDesc(p.y) : dst_slot;
-  const dnnl::memory::desc w_md = v.const_in(1) ? AnyDesc(wd) : w_plain;
+  const dnnl::memory::desc w_md = AsType(v.const_in(1) ? AnyDesc(wd) : w_plain, ct);
   const dnnl::memory::desc b_md = PlainDesc({p.w[0]});
   using CF = dnnl::convolution_forward;
   const auto prop = dnnl::prop_kind::forward_inference;

@@ -3,6 +3,7 @@
 // W [C, M/group, k...] is described to oneDNN by strides; constant weights are reordered once at prepare.
 #include <optional>
 
+#include "kernels/dnnl/bf16_util.h"
 #include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/dnnl/dnnl_ops.h"
 #include "ops/nn/window_util.h"
@@ -90,16 +91,17 @@ KernelPtr PrepareConvTranspose(const OpView& v) {
   }
   const dnnl::memory::desc src_md = PlainDesc(p.x), dst_md = PlainDesc(p.y), w_plain = StridedDesc(wd, ws);
   const dnnl::memory::desc w_md =
-      v.const_in(1) ? dnnl::memory::desc(wd, dnnl::memory::data_type::f32, dnnl::memory::format_tag::any) : w_plain;
+      v.const_in(1) ? dnnl::memory::desc(wd, ComputeType(v), dnnl::memory::format_tag::any) : w_plain;
   const dnnl::memory::desc b_md = PlainDesc({og * g});
   using DF = dnnl::deconvolution_forward;
   const auto prop = dnnl::prop_kind::forward_inference;
   const auto alg = dnnl::algorithm::deconvolution_direct;
-  const DF::desc d = p.has_bias ? DF::desc(prop, alg, src_md, w_md, b_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r)
-                                : DF::desc(prop, alg, src_md, w_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r);
+  const dnnl::memory::desc x_md = AsType(src_md, ComputeType(v));
+  const DF::desc d = p.has_bias ? DF::desc(prop, alg, x_md, w_md, b_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r)
+                                : DF::desc(prop, alg, x_md, w_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r);
   const DF::primitive_desc pd(d, UserScratchpadAttr(), k->engine());
   std::vector<std::pair<int, dnnl::memory>> args = {
-      {DNNL_ARG_SRC, k->BindInput(0, src_md)},
+      {DNNL_ARG_SRC, InputAs(k.get(), 0, src_md, x_md)},
       {DNNL_ARG_WEIGHTS, WeightsMemory(k.get(), v, 1, w_plain, pd.weights_desc())},
       {DNNL_ARG_DST, k->BindOutput(0, dst_md)},
   };

@@ -38,6 +38,10 @@ struct PackedWeights {
 };
 StatusOr<std::vector<PackedWeights>> PackWeights(const exec::PrepareRequest& request);
 
+// Whether this CPU runs oneDNN's bfloat16 kernels (AVX-512 BF16 or AMX): without them a request with allow_bf16
+// computes in float32 (bf16_util.cc).
+bool CpuHasBf16();
+
 // The engine entry for exec::KernelEngines::factories.
 inline std::pair<std::string, exec::KernelFactory> DnnlEngineEntry() { return {kDnnlEngineName, &PrepareDnnlKernel}; }
 

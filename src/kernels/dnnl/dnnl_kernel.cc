@@ -102,6 +102,9 @@ void DnnlKernel::Finalize() {
       info != nullptr) {
     impl_ += std::string("(") + info + ")";
   }
+  const dnnl_memory_desc_t* src =
+      main ? dnnl_primitive_desc_query_md(main->prim.get_primitive_desc(), dnnl_query_src_md, 0) : nullptr;
+  if (src != nullptr && src->data_type == dnnl_bf16) impl_ += " bf16";  // allow_bf16 (bf16_util.h)
 }
 
 Status DnnlKernel::Execute() {

@@ -23,7 +23,8 @@ namespace ge::dnnl_kernels {
 
 class DnnlKernel final : public exec::PreparedKernel {
  public:
-  // impl: e.g. "dnnl.conv"; the first primitive's oneDNN implementation is appended at Finalize.
+  // impl: e.g. "dnnl.conv"; the main primitive's oneDNN implementation is appended at Finalize, and " bf16" when
+  // it reads bf16 (allow_bf16): "dnnl.conv(brgconv:avx512_core_bf16) bf16".
   // threads: OpenMP threads one run may use (>= 1).
   DnnlKernel(const ir::Node& node, std::string impl, int threads);
   const char* impl_name() const override { return impl_.c_str(); }

@@ -37,6 +37,7 @@ struct Case {
   std::vector<bool> output_present;  // per output; empty = all present
   int64_t opset = 17;
   int threads = 1;
+  bool allow_bf16 = false;  // PrepareRequest::allow_bf16
   bool IsConst(size_t i) const { return i < is_const.size() && is_const[i]; }
 };
 
@@ -103,6 +104,7 @@ inline StatusOr<std::unique_ptr<Prepared>> PrepareCase(const Case& c) {
   for (int i = 0; i < c.num_outputs; ++i) r.output_descs.push_back(outs[i] ? ictx.outputs[i] : TensorDesc());
   for (size_t i = 0; i < c.inputs.size(); ++i) r.const_inputs.push_back(ins[i] && c.IsConst(i) ? &c.inputs[i] : nullptr);
   r.intra_op_threads = c.threads;
+  r.allow_bf16 = c.allow_bf16;
   GE_ASSIGN_OR_RETURN(p->kernel, PrepareDnnlKernel(r));
   if (p->kernel == nullptr) return p;
   exec::KernelIo& io = p->kernel->io();

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "kernels/dnnl/dnnl_engine.h"
 #include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/dnnl/packed_layout.h"
 #include "kernels/exec/packed_weights.h"
@@ -21,6 +22,7 @@ OpView OpView::FromRequest(const exec::PrepareRequest& r) {
   v.consts.resize(v.in.size(), nullptr);
   v.static_shapes = true;  // ValidateRequest has checked every present desc
   v.threads = r.intra_op_threads;
+  v.bf16 = r.allow_bf16 && CpuHasBf16();
   v.UsePackedWeights();
   return v;
 }

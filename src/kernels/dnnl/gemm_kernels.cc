@@ -7,6 +7,7 @@
 #include <cmath>
 #include <optional>
 
+#include "kernels/dnnl/bf16_util.h"
 #include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/dnnl/dnnl_ops.h"
 
@@ -106,11 +107,12 @@ KernelPtr PrepareGemm(const OpView& v) {
   using dims = dnnl::memory::dims;
   const dnnl::memory::desc a_md = StridedDesc({p.m, p.k}, p.trans_a ? dims{1, p.m} : dims{p.k, 1});
   const dnnl::memory::desc b_plain = StridedDesc({p.k, p.n}, p.trans_b ? dims{1, p.k} : dims{p.n, 1});
-  const dnnl::memory::desc b_md = v.const_in(1) ? AnyDesc({p.k, p.n}) : b_plain;
+  const dnnl::memory::desc b_md = AsType(v.const_in(1) ? AnyDesc({p.k, p.n}) : b_plain, ComputeType(v));
+  const dnnl::memory::desc a_ct = AsType(a_md, ComputeType(v));
   const dnnl::memory::desc y_md = PlainDesc({p.m, p.n});
   const dnnl::memory::desc c_md = PlainDesc(p.c_mode == CMode::kScaledBias ? Dims{1, p.n} : p.c);
   const bool bias = p.c_mode == CMode::kBias || p.c_mode == CMode::kScaledBias;
-  const dnnl::matmul::desc d = bias ? dnnl::matmul::desc(a_md, b_md, c_md, y_md) : dnnl::matmul::desc(a_md, b_md, y_md);
+  const dnnl::matmul::desc d = bias ? dnnl::matmul::desc(a_ct, b_md, c_md, y_md) : dnnl::matmul::desc(a_ct, b_md, y_md);
   dnnl::post_ops ops;
   if (p.c_mode == CMode::kPostOp) ops.append_binary(dnnl::algorithm::binary_add, c_md);
   if (!AppendEltwise(p.chain, &ops)) return nullptr;
@@ -119,7 +121,7 @@ KernelPtr PrepareGemm(const OpView& v) {
   if (p.out_scale != 1.f) attr.set_output_scales(0, {p.out_scale});
   const dnnl::matmul::primitive_desc pd(d, attr, k->engine());
   std::vector<std::pair<int, dnnl::memory>> args = {
-      {DNNL_ARG_SRC, k->BindInput(0, a_md)},
+      {DNNL_ARG_SRC, InputAs(k.get(), 0, a_md, a_ct)},
       {DNNL_ARG_WEIGHTS, WeightsMemory(k.get(), v, 1, b_plain, pd.weights_desc())},
       {DNNL_ARG_DST, k->BindOutput(0, y_md)},
   };

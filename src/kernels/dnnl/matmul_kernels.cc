@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "kernels/dnnl/bf16_util.h"
 #include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/dnnl/dnnl_ops.h"
 
@@ -76,10 +77,11 @@ KernelPtr PrepareMatMul(const OpView& v) {
   const MatMulPlan& p = *plan;
   auto k = std::make_unique<DnnlKernel>(*v.node, p.fused ? "dnnl.fused_matmul" : "dnnl.matmul", v.threads);
   const dnnl::memory::desc a_md = PlainDesc(p.a), b_plain = PlainDesc(p.b), y_md = PlainDesc(p.y);
-  const dnnl::memory::desc b_md = v.const_in(1) ? AnyDesc(p.b) : b_plain;
+  const dnnl::memory::desc b_md = AsType(v.const_in(1) ? AnyDesc(p.b) : b_plain, ComputeType(v));
+  const dnnl::memory::desc a_ct = AsType(a_md, ComputeType(v));
   const dnnl::memory::desc bias_md = PlainDesc(p.bias);
   const dnnl::matmul::desc d =
-      p.has_bias ? dnnl::matmul::desc(a_md, b_md, bias_md, y_md) : dnnl::matmul::desc(a_md, b_md, y_md);
+      p.has_bias ? dnnl::matmul::desc(a_ct, b_md, bias_md, y_md) : dnnl::matmul::desc(a_ct, b_md, y_md);
   dnnl::primitive_attr attr = UserScratchpadAttr();
   if (!p.act.empty()) {
     dnnl::post_ops ops;
@@ -88,7 +90,7 @@ KernelPtr PrepareMatMul(const OpView& v) {
   }
   const dnnl::matmul::primitive_desc pd(d, attr, k->engine());
   std::vector<std::pair<int, dnnl::memory>> args = {
-      {DNNL_ARG_SRC, k->BindInput(0, a_md)},
+      {DNNL_ARG_SRC, InputAs(k.get(), 0, a_md, a_ct)},
       {DNNL_ARG_WEIGHTS, WeightsMemory(k.get(), v, 1, b_plain, pd.weights_desc())},
       {DNNL_ARG_DST, k->BindOutput(0, y_md)},
   };

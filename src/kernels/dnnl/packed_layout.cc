@@ -13,7 +13,7 @@ int HexDigit(char c) {
 
 // Every element the blocking addresses lies in [0, bytes): offset0 + sum over dims of (outer blocks - 1) * stride
 // + (inner block elements - 1) is the largest element offset.
-bool BlockingInside(const dnnl_memory_desc_t& d, size_t bytes) {
+bool BlockingInside(const dnnl_memory_desc_t& d, size_t bytes, size_t elem_bytes) {
   const dnnl_blocking_desc_t& b = d.format_desc.blocking;
   if (b.inner_nblks < 0 || b.inner_nblks > DNNL_MAX_NDIMS || d.offset0 < 0) return false;
   dnnl_dim_t block[DNNL_MAX_NDIMS];
@@ -25,7 +25,7 @@ bool BlockingInside(const dnnl_memory_desc_t& d, size_t bytes) {
     block[idx] *= blk;
     inner *= blk;
   }
-  const dnnl_dim_t limit = static_cast<dnnl_dim_t>(bytes / sizeof(float));
+  const dnnl_dim_t limit = static_cast<dnnl_dim_t>(bytes / elem_bytes);
   dnnl_dim_t last = d.offset0 + inner - 1;
   for (int i = 0; i < d.ndims; ++i) {
     const dnnl_dim_t pd = d.padded_dims[i];
@@ -65,8 +65,10 @@ bool DecodePackedLayout(const std::string& text, const Dims& dims, size_t bytes,
   for (int i = 0; i < d.ndims; ++i) {
     if (d.dims[i] != dims[i]) return false;
   }
-  if (d.data_type != dnnl_f32 || d.format_kind != dnnl_blocked || d.extra.flags != 0) return false;
-  if (!BlockingInside(d, bytes)) return false;
+  if ((d.data_type != dnnl_f32 && d.data_type != dnnl_bf16) || d.format_kind != dnnl_blocked || d.extra.flags != 0) {
+    return false;
+  }
+  if (!BlockingInside(d, bytes, d.data_type == dnnl_f32 ? 4 : 2)) return false;
   *md = dnnl::memory::desc(d);
   return md->get_size() <= bytes;
 }

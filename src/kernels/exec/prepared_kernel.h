@@ -60,6 +60,8 @@ struct PrepareRequest {
   std::vector<const Tensor*> const_inputs;
   uint64_t seed = 0;  // for random ops without a seed attribute
   int intra_op_threads = 1;  // threads one kernel may use (engines with their own thread runtime, e.g. oneDNN/OpenMP)
+  // The model's precision_mode is allow_bf16: float32 in and out, but an engine may compute in bfloat16.
+  bool allow_bf16 = false;
 };
 
 // An engine's kernel factory (e.g. the dnnl engine's): a kernel for the request, nullptr when the engine does not

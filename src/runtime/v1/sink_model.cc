@@ -289,6 +289,7 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def, const proto::
     req.opset = ir->OpsetFor(n->domain());
     req.seed = def.seed() + static_cast<uint64_t>(t.node());
     req.intra_op_threads = device->thread_pool().num_threads();
+    req.allow_bf16 = def.precision_mode() == "allow_bf16";
     for (const ir::Value* v : n->inputs()) {
       req.input_descs.push_back(v != nullptr ? v->desc() : TensorDesc());
       req.const_inputs.push_back(v != nullptr && v->is_constant() ? v->const_value() : nullptr);
