@@ -16,7 +16,7 @@
 namespace ge::compiler {
 namespace {
 
-enum class Role { kNone, kConv, kPool, kConcat };
+enum class Role { kNone, kConv, kPool, kConcat, kBinary };
 
 bool PlainFloat4d(const ir::Value* v) {
   if (v == nullptr || v->is_constant()) return false;
@@ -51,6 +51,24 @@ bool BlockableConcat(const ir::Node& n, Format layout) {
   return dnnl_kernels::DnnlSupports(n);
 }
 
+// A dnnl-capable Add or Mul of a 4-D float activation and an operand of the same dims or broadcast over the
+// spatial dims ([N or 1, C, 1, 1], e.g. squeeze-and-excitation scales).
+bool LayoutBinary(const ir::Node& n) {
+  if (!(IsOnnx(n, "Add") || IsOnnx(n, "Mul")) || !SingleOutput(n) || n.num_inputs() != 2) return false;
+  const ir::Value* y = n.output(0);
+  if (y == nullptr || y->desc().dtype != DataType::kFloat || !y->desc().shape.IsFullyKnown() ||
+      y->desc().shape.rank() != 4) {
+    return false;
+  }
+  return dnnl_kernels::DnnlSupports(n);
+}
+
+// Inputs of a binary node with the output's dims (the operands that set its layout).
+bool MainOperand(const ir::Node& n, int i) {
+  const ir::Value* x = n.input(i);
+  return x != nullptr && x->desc().shape.IsFullyKnown() && x->desc().shape.dims() == n.output(0)->desc().shape.dims();
+}
+
 Role RoleOf(const ir::Node& n, Format layout) {
   if (!SingleOutput(n)) return Role::kNone;
   const bool conv = IsOnnx(n, "Conv") || (n.domain() == "ge" && n.op_type() == "FusedConv");
@@ -59,18 +77,8 @@ Role RoleOf(const ir::Node& n, Format layout) {
     if (IsOnnx(n, op) && OnDnnl(n)) return Role::kPool;
   }
   if (BlockableConcat(n, layout)) return Role::kConcat;
+  if (LayoutBinary(n)) return Role::kBinary;
   return Role::kNone;
-}
-
-// Whether node `n` reads its input `i` in `layout` when that value is stored so.
-bool ReadsBlocked(const ir::Node& n, int i, Format layout) {
-  switch (RoleOf(n, layout)) {
-    case Role::kConv: return i == 0 || i == 3;  // X and the residual Sum
-    case Role::kPool: return i == 0;
-    case Role::kConcat: return true;
-    case Role::kNone: return false;
-  }
-  return false;
 }
 
 class FormatSelectionPass : public GraphLevelPass {
@@ -82,8 +90,7 @@ class FormatSelectionPass : public GraphLevelPass {
     if (g.parent_node() != nullptr) return false;  // static models have no subgraphs; leave any alone
     GE_ASSIGN_OR_RETURN(std::vector<ir::Node*> order, g.TopologicalOrder());
     std::vector<ir::Value*> blocked;
-    std::unordered_set<const ir::Value*> is_blocked;
-    auto input_blocked = [&](const ir::Node& n, int i) { return is_blocked.count(n.input(i)) != 0; };
+    is_blocked_.clear();
     for (ir::Node* n : order) {
       const Role role = RoleOf(*n, layout_);
       ir::Value* y = n->output(0);
@@ -91,41 +98,61 @@ class FormatSelectionPass : public GraphLevelPass {
       bool want = false;
       switch (role) {
         case Role::kConv:
-          for (const ir::Use& u : y->uses()) want = want || ReadsBlocked(*u.node, u.input_index, layout_);
+          for (const ir::Use& u : y->uses()) want = want || ReadsBlocked(*u.node, u.input_index);
           break;
-        case Role::kPool: want = input_blocked(*n, 0); break;
-        case Role::kConcat: {
-          bool all = true, any = false;
-          for (int i = 0; i < n->num_inputs(); ++i) {
-            all = all && input_blocked(*n, i);
-            any = any || input_blocked(*n, i);
-          }
-          want = all;
-          // A concat reading any input in the layout must run on the engine that understands it.
-          if (any) n->set_engine(dnnl_kernels::kDnnlEngineName);
+        case Role::kPool: want = InputBlocked(*n, 0); break;
+        case Role::kConcat:
+          want = true;
+          for (int i = 0; i < n->num_inputs(); ++i) want = want && InputBlocked(*n, i);
           break;
-        }
+        case Role::kBinary:
+          want = true;
+          for (int i = 0; i < n->num_inputs(); ++i) want = want && (!MainOperand(*n, i) || InputBlocked(*n, i));
+          break;
         case Role::kNone: break;
+      }
+      // A node reading any input in the layout must run on the engine that understands it.
+      for (int i = 0; i < n->num_inputs(); ++i) {
+        if (InputBlocked(*n, i)) n->set_engine(dnnl_kernels::kDnnlEngineName);
       }
       if (!want) continue;
       y->desc().format = layout_;
       blocked.push_back(y);
-      is_blocked.insert(y);
+      is_blocked_.insert(y);
     }
-    for (ir::Value* v : blocked) AddPlainCopy(g, v, layout_);
+    for (ir::Value* v : blocked) AddPlainCopy(g, v);
     return !blocked.empty();
   }
 
  private:
-  Format layout_;
+  bool InputBlocked(const ir::Node& n, int i) const { return is_blocked_.count(n.input(i)) != 0; }
 
- private:
+  // Whether node `n` reads its input `i` in the layout when that value is stored so. Nodes before `n` in the
+  // topological order have been decided.
+  bool ReadsBlocked(const ir::Node& n, int i) const {
+    switch (RoleOf(n, layout_)) {
+      case Role::kConv: return i == 0 || i == 3;  // X and the residual Sum
+      case Role::kPool: return i == 0;
+      case Role::kConcat: return true;
+      case Role::kBinary: {
+        if (MainOperand(n, i)) return true;
+        // A broadcast operand is read in the layout when the binary's full-size operands are in it.
+        for (int j = 0; j < n.num_inputs(); ++j) {
+          if (j != i && MainOperand(n, j) && !InputBlocked(n, j)) return false;
+        }
+        return true;
+      }
+      case Role::kNone: return false;
+    }
+    return false;
+  }
+
   // Gives v's plain readers (and the graph output, when v is one) a TransData'd plain copy of v. The copy takes
   // v's name when v is a graph output, so outputs keep their names.
-  static void AddPlainCopy(ir::Graph& g, ir::Value* v, Format layout) {
+  void AddPlainCopy(ir::Graph& g, ir::Value* v) const {
     std::vector<ir::Use> plain_uses;
     for (const ir::Use& u : v->uses()) {
-      if (!ReadsBlocked(*u.node, u.input_index, layout)) plain_uses.push_back(u);
+      if (!ReadsBlocked(*u.node, u.input_index)) plain_uses.push_back(u);
     }
     const bool output = g.IsGraphOutput(v);
     if (plain_uses.empty() && !output) return;
@@ -133,7 +160,7 @@ class FormatSelectionPass : public GraphLevelPass {
     plain.format = Format::kNCHW;
     ir::Value* copy = g.AddValue(g.UniqueValueName(v->name() + "_nchw"), plain);
     ir::Node* t = g.AddNode("TransData", "TransData_" + v->name(), {v}, {copy}, "ge");
-    t->attrs().Set("src_format", ir::AttrValue::String(FormatName(layout)));
+    t->attrs().Set("src_format", ir::AttrValue::String(FormatName(layout_)));
     t->attrs().Set("dst_format", ir::AttrValue::String(FormatName(Format::kNCHW)));
     t->set_engine(dnnl_kernels::kDnnlEngineName);
     for (const ir::Use& u : plain_uses) u.node->SetInput(u.input_index, copy);
@@ -142,9 +169,12 @@ class FormatSelectionPass : public GraphLevelPass {
       if (g.outputs()[i] == v) g.SetOutput(i, copy);
     }
     const std::string name = v->name();
-    g.RenameValue(v, g.UniqueValueName(name + "_" + FormatName(layout)));
+    g.RenameValue(v, g.UniqueValueName(name + "_" + FormatName(layout_)));
     g.RenameValue(copy, name);
   }
+
+  Format layout_;
+  std::unordered_set<const ir::Value*> is_blocked_;
 };
 
 }  // namespace

@@ -62,6 +62,28 @@ TEST(FormatSelectionPass, KeepsChainsInTheLayoutWithTransDataOnlyAtTheBoundary) 
   }
 }
 
+// Squeeze-and-excitation: the scale Mul reads the activation and its broadcast gate in the layout.
+TEST(FormatSelectionPass, BroadcastMulStaysInTheLayout) {
+  auto m = Parse(R"(opset "" 17
+graph se(%x: float32[1,3,8,8]) {
+  const %w0: float32[16,3,3,3] = <elided 432 elements>
+  const %w1: float32[16,16,1,1] = <elided 256 elements>
+  const %w2: float32[16,16,1,1] = <elided 256 elements>
+  c0: %a: float32[1,16,8,8] = Conv(%x, %w0) {pads=[1,1,1,1]} @dnnl
+  pool: %p: float32[1,16,1,1] = GlobalAveragePool(%a) @dnnl
+  gate: %s: float32[1,16,1,1] = ge::FusedConv(%p, %w1) {activation="Sigmoid"} @dnnl
+  scale: %m: float32[1,16,8,8] = Mul(%a, %s) @ref
+  c1: %y: float32[1,16,8,8] = Conv(%m, %w2) @dnnl
+  return %y
+})");
+  ASSERT_NE(m, nullptr);
+  ASSERT_TRUE(RunOnePass(CreateFormatSelectionPass(Format::kNHWC), *m).status.ok());
+  const ir::Graph& g = *m->graph;
+  for (const char* name : {"a", "p", "s", "m"}) EXPECT_EQ(g.FindValue(name)->desc().format, Format::kNHWC) << name;
+  EXPECT_EQ(g.FindValue("m")->producer()->engine(), "dnnl");
+  EXPECT_EQ(Count(ir::DumpText(g), "TransData("), 0);
+}
+
 TEST(FormatSelectionPass, NC1HWC0ConcatNeedsWholeChannelBlocks) {
   std::string text = kNet;
   // 12 + 16 channels: not a whole number of 16-channel blocks for the first input.

@@ -1,7 +1,8 @@
 // Add, Sub, Mul, Div and two-input Max / Min on float32 as oneDNN binary with numpy broadcasting where oneDNN can
 // express it: oneDNN broadcasts only its second source, so the operand with the output's dims is src0 (swapped
 // for the commutative ops; Sub swapped is computed as -(b - a) with a linear post-op). When neither operand has
-// the output's dims (both broadcast) or Div would need the swap, the CPU kernels take the node.
+// the output's dims (both broadcast) or Div would need the swap, the CPU kernels take the node. Operands and the
+// output may be NHWC / NC1HWC0 activations.
 #include <optional>
 
 #include "kernels/dnnl/dnnl_kernel.h"
@@ -66,7 +67,11 @@ KernelPtr PrepareBinary(const OpView& v) {
   if (!plan) return nullptr;
   const BinaryPlan& p = *plan;
   auto k = std::make_unique<DnnlKernel>(*v.node, "dnnl.binary", v.threads);
-  const dnnl::memory::desc md0 = PlainDesc(p.d0), md1 = PlainDesc(p.d1), y_md = PlainDesc(p.y);
+  // An operand of the output's rank is read in its stored layout (NHWC / NC1HWC0 from format selection).
+  auto operand = [&](int slot, const Dims& d) {
+    return v.in[slot].shape.dims().size() == d.size() ? ActivationDesc(v.in[slot]) : PlainDesc(d);
+  };
+  const dnnl::memory::desc md0 = operand(p.src0, p.d0), md1 = operand(p.src1, p.d1), y_md = ActivationDesc(v.out[0]);
   const dnnl::binary::desc d(p.alg, md0, md1, y_md);
   dnnl::primitive_attr attr = UserScratchpadAttr();
   if (p.negate) {

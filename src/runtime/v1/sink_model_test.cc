@@ -181,7 +181,8 @@ graph inception(%x: float32[1,8,6,6]) {
 }
 
 // A small CNN: channel counts that are not multiples of 16 (NC1HWC0 padding), a residual sum, pooling, a channel
-// concat, a layout boundary before Flatten and a graph output that is a convolution chain's value.
+// concat, a squeeze-and-excitation scale (broadcast Mul), a layout boundary before Flatten and a graph output that
+// is a convolution chain's value.
 std::string SmallCnn() {
   return R"(
 opset "" 17
@@ -193,6 +194,7 @@ graph cnn(%x: float32[1,3,12,12]) {
   const %w3: float32[16,20,3,3] = )" + RandomList(2880, 7) + R"(
   const %w4: float32[8,32,1,1] = )" + RandomList(256, 8) + R"(
   const %wf: float32[8,5] = )" + RandomList(40, 9) + R"(
+  const %wse: float32[8,8,1,1] = )" + RandomList(64, 10) + R"(
   c0: %a0 = Conv(%x, %w0, %b0) {pads=[1,1,1,1]}
   r0: %r0 = Relu(%a0)
   c1: %a1 = Conv(%r0, %w1) {pads=[1,1,1,1]}
@@ -203,7 +205,11 @@ graph cnn(%x: float32[1,3,12,12]) {
   c3: %a3 = Conv(%p, %w3) {pads=[1,1,1,1]}
   cat: %k = Concat(%a2, %a3) {axis=1}
   c4: %a4 = Conv(%k, %w4)
-  gap: %g = GlobalAveragePool(%a4)
+  se_pool: %sp = GlobalAveragePool(%a4)
+  se_conv: %sc = Conv(%sp, %wse)
+  se_gate: %sg = Sigmoid(%sc)
+  se_scale: %sm = Mul(%a4, %sg)
+  gap: %g = GlobalAveragePool(%sm)
   flat: %f = Flatten(%g)
   fc: %y = MatMul(%f, %wf)
   return %y, %a4
