@@ -26,6 +26,9 @@ std::unique_ptr<GraphPass> CreateIdentityRemovalPass();
 // Folds BatchNormalization (inference mode) into a preceding Conv, Gemm, or MatMul+Add with constant weights.
 std::unique_ptr<GraphPass> CreateBatchNormFoldingPass();
 
+// A constant-zero Pad of the spatial dims whose only reader is an AveragePool (without pads or ceil_mode; it then
+// counts the padding) or a Conv becomes that node's pads (pad_fusion_pass.cc).
+std::unique_ptr<GraphPass> CreatePadFusionPass();
 // MatMul followed by an Add of a constant 1-D bias over the last dim (either operand order) -> ge::FusedMatMul(A, W,
 // bias), when nothing else reads the MatMul result.
 std::unique_ptr<GraphPass> CreateMatMulAddFusionPass();
