@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "flags.h"
 #include "io_util.h"
+#include "kernels/exec/packed_weights.h"
 #include "om/ir_om.h"
 #include "om/model_def.pb.h"
 #include "om/om_reader.h"
@@ -98,9 +99,14 @@ void AddCompiled(const om::OmReader& reader, Report* r, Status* status) {
   for (int s = 0; s < def.num_streams(); ++s) streams += (s ? "," : "") + std::to_string(by_stream[s]);
   r->Add("tasks_per_stream", streams + "]");
   std::map<std::string, uint64_t> ops;
-  for (const proto::NodeProto& n : def.ir().graph().nodes()) ++ops[n.op_type()];
+  uint64_t prepacked = 0;  // nodes whose weights the compiler stored in their kernel's layout
+  for (const proto::NodeProto& n : def.ir().graph().nodes()) {
+    ++ops[n.op_type()];
+    for (const proto::AttrProto& a : n.attrs()) prepacked += a.name() == exec::kPackedInputAttr ? 1 : 0;
+  }
   r->Add("nodes", static_cast<uint64_t>(def.ir().graph().nodes_size()));
   r->Add("transdata_nodes", ops.count("TransData") ? ops["TransData"] : 0);
+  r->Add("prepacked_weight_nodes", prepacked);
   std::string op_json = "{";
   first = true;
   for (auto& [op, n] : ops) {
