@@ -7,6 +7,8 @@
 #include "kernels/exec/copy_kernel.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/ref_adapter.h"
+#include "kernels/exec/slice_kernel.h"
+#include "kernels/exec/transpose_kernel.h"
 #include "kernels/exec/unary_kernel.h"
 #include "kernels/ref/kernel_registry.h"
 
@@ -35,6 +37,7 @@ constexpr FastEntry kFastKernels[] = {
     // data movement
     {"Identity", PrepareCopy}, {"Reshape", PrepareCopy}, {"Flatten", PrepareCopy}, {"Squeeze", PrepareCopy},
     {"Unsqueeze", PrepareCopy}, {"Dropout", PrepareCopy},
+    {"Transpose", PrepareTranspose}, {"Slice", PrepareSlice},
 };
 // clang-format on
 
