@@ -7,6 +7,7 @@
 //
 // Runs on static root graphs after engine assignment; the model builder sizes NC1HWC0 buffers with C padded to 16.
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -91,6 +92,7 @@ class FormatSelectionPass : public GraphLevelPass {
     GE_ASSIGN_OR_RETURN(std::vector<ir::Node*> order, g.TopologicalOrder());
     std::vector<ir::Value*> blocked;
     is_blocked_.clear();
+    plain_format_.clear();
     for (ir::Node* n : order) {
       const Role role = RoleOf(*n, layout_);
       ir::Value* y = n->output(0);
@@ -116,6 +118,7 @@ class FormatSelectionPass : public GraphLevelPass {
         if (InputBlocked(*n, i)) n->set_engine(dnnl_kernels::kDnnlEngineName);
       }
       if (!want) continue;
+      plain_format_[y] = y->desc().format;
       y->desc().format = layout_;
       blocked.push_back(y);
       is_blocked_.insert(y);
@@ -157,11 +160,11 @@ class FormatSelectionPass : public GraphLevelPass {
     const bool output = g.IsGraphOutput(v);
     if (plain_uses.empty() && !output) return;
     TensorDesc plain = v->desc();
-    plain.format = Format::kNCHW;
+    plain.format = plain_format_.at(v);  // what the value's readers were compiled against
     ir::Value* copy = g.AddValue(g.UniqueValueName(v->name() + "_nchw"), plain);
     ir::Node* t = g.AddNode("TransData", "TransData_" + v->name(), {v}, {copy}, "ge");
     t->attrs().Set("src_format", ir::AttrValue::String(FormatName(layout_)));
-    t->attrs().Set("dst_format", ir::AttrValue::String(FormatName(Format::kNCHW)));
+    t->attrs().Set("dst_format", ir::AttrValue::String(FormatName(plain.format)));
     t->set_engine(dnnl_kernels::kDnnlEngineName);
     for (const ir::Use& u : plain_uses) u.node->SetInput(u.input_index, copy);
     if (!output) return;
@@ -175,6 +178,7 @@ class FormatSelectionPass : public GraphLevelPass {
 
   Format layout_;
   std::unordered_set<const ir::Value*> is_blocked_;
+  std::unordered_map<const ir::Value*, Format> plain_format_;  // blocked value -> its format before the pass
 };
 
 }  // namespace

@@ -180,8 +180,15 @@ graph inception(%x: float32[1,8,6,6]) {
   EXPECT_EQ(single->stats().num_streams, 1);
 }
 
+// "[0.5, 0.55, ...]": n positive values (variances).
+std::string PositiveList(int n) {
+  std::string s = "[";
+  for (int i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(0.5 + 0.05 * (i % 7));
+  return s + "]";
+}
+
 // A small CNN: channel counts that are not multiples of 16 (NC1HWC0 padding), a residual sum, pooling, a channel
-// concat, a squeeze-and-excitation scale (broadcast Mul), a layout boundary before Flatten and a graph output that
+// concat, a BatchNormalization no convolution absorbs (densenet), a squeeze-and-excitation scale (broadcast Mul), a layout boundary before Flatten and a graph output that
 // is a convolution chain's value.
 std::string SmallCnn() {
   return R"(
@@ -195,6 +202,10 @@ graph cnn(%x: float32[1,3,12,12]) {
   const %w4: float32[8,32,1,1] = )" + RandomList(256, 8) + R"(
   const %wf: float32[8,5] = )" + RandomList(40, 9) + R"(
   const %wse: float32[8,8,1,1] = )" + RandomList(64, 10) + R"(
+  const %bn_s: float32[32] = )" + RandomList(32, 11) + R"(
+  const %bn_b: float32[32] = )" + RandomList(32, 12) + R"(
+  const %bn_m: float32[32] = )" + RandomList(32, 13) + R"(
+  const %bn_v: float32[32] = )" + PositiveList(32) + R"(
   c0: %a0 = Conv(%x, %w0, %b0) {pads=[1,1,1,1]}
   r0: %r0 = Relu(%a0)
   c1: %a1 = Conv(%r0, %w1) {pads=[1,1,1,1]}
@@ -204,7 +215,8 @@ graph cnn(%x: float32[1,3,12,12]) {
   c2: %a2 = Conv(%p, %w2)
   c3: %a3 = Conv(%p, %w3) {pads=[1,1,1,1]}
   cat: %k = Concat(%a2, %a3) {axis=1}
-  c4: %a4 = Conv(%k, %w4)
+  bn: %kb = BatchNormalization(%k, %bn_s, %bn_b, %bn_m, %bn_v)
+  c4: %a4 = Conv(%kb, %w4)
   se_pool: %sp = GlobalAveragePool(%a4)
   se_conv: %sc = Conv(%sp, %wse)
   se_gate: %sg = Sigmoid(%sc)
