@@ -47,6 +47,11 @@ std::unique_ptr<GraphPass> CreateAttentionFusionPass();
 // Transposes that move only unit dims -> Reshape; Reshape(Reshape(x)) -> Reshape(x) (layout_simplify_pass.cc).
 std::unique_ptr<GraphPass> CreateLayoutSimplifyPass();
 
+// A 1x1 Conv / ge::FusedConv (constant weights, no pads, strides, groups or Sum) reading only a channel Concat ->
+// one ge::FusedConv per concatenated input over its weight slice, chained through the residual Sum
+// (concat_conv_split_pass.cc).
+std::unique_ptr<GraphPass> CreateConcatConvSplitPass();
+
 // Engine assignment: rules are tried in order; the first whose claim returns true owns the node.
 struct EngineRule {
   std::string engine;

@@ -34,6 +34,7 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
     finish.Add(CreateAttentionFusionPass());
     finish.Add(CreateMatMulAddFusionPass());
     finish.Add(CreateActivationFusionPass());
+    finish.Add(CreateConcatConvSplitPass());
   }
   finish.Add(CreateInferShapesPass());
   std::vector<EngineRule> rules = DefaultEngineRules();
