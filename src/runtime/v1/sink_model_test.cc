@@ -74,6 +74,20 @@ double MaxRelDiff(const Tensor& a, const Tensor& b) {
   return worst;
 }
 
+// One synchronous execution into fresh output tensors.
+std::vector<Tensor> Execute(SinkModel& model, std::vector<Tensor>& in) {
+  std::vector<Tensor> out;
+  std::vector<DataBuffer> ib, ob;
+  for (Tensor& t : in) ib.push_back(DataBuffer{t.raw_data(), t.nbytes()});
+  for (const IoDesc& d : model.outputs()) {
+    out.push_back(Tensor::Create(d.desc.dtype, d.desc.shape.dims()).value());
+    ob.push_back(DataBuffer{out.back().raw_data(), out.back().nbytes()});
+  }
+  Status s = model.Execute(ib, ob);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return out;
+}
+
 class SinkModelTest : public ::testing::Test {
  protected:
   void SetUp() override { device_ = rt::Device::Create().value(); }
@@ -90,15 +104,7 @@ class SinkModelTest : public ::testing::Test {
     std::mt19937 rng(7);
     for (int run = 0; run < runs; ++run) {
       std::vector<Tensor> in = RandomInputs((*model)->inputs(), rng);
-      std::vector<Tensor> out;
-      std::vector<DataBuffer> ib, ob;
-      for (Tensor& t : in) ib.push_back(DataBuffer{t.raw_data(), t.nbytes()});
-      for (const IoDesc& d : (*model)->outputs()) {
-        out.push_back(Tensor::Create(d.desc.dtype, d.desc.shape.dims()).value());
-        ob.push_back(DataBuffer{out.back().raw_data(), out.back().nbytes()});
-      }
-      Status s = (*model)->Execute(ib, ob);
-      EXPECT_TRUE(s.ok()) << s.ToString();
+      std::vector<Tensor> out = Execute(**model, in);
       std::vector<Tensor> ref = Reference(text, in);
       EXPECT_EQ(ref.size(), out.size());
       for (size_t i = 0; i < ref.size() && i < out.size(); ++i) {
@@ -256,14 +262,7 @@ TEST_F(SinkModelTest, RepeatedRunsAreBitIdentical) {
   std::vector<Tensor> in = RandomInputs((*model)->inputs(), rng);
   std::vector<std::vector<uint8_t>> first;
   for (int run = 0; run < 5; ++run) {
-    std::vector<Tensor> out;
-    std::vector<DataBuffer> ib, ob;
-    for (Tensor& t : in) ib.push_back(DataBuffer{t.raw_data(), t.nbytes()});
-    for (const IoDesc& d : (*model)->outputs()) {
-      out.push_back(Tensor::Create(d.desc.dtype, d.desc.shape.dims()).value());
-      ob.push_back(DataBuffer{out.back().raw_data(), out.back().nbytes()});
-    }
-    ASSERT_TRUE((*model)->Execute(ib, ob).ok());
+    std::vector<Tensor> out = Execute(**model, in);
     for (size_t i = 0; i < out.size(); ++i) {
       const auto* p = static_cast<const uint8_t*>(out[i].raw_data());
       std::vector<uint8_t> bytes(p, p + out[i].nbytes());
