@@ -72,9 +72,12 @@ Status InferAttention(InferContext& ctx) {
   const ir::AttrMap& a = ctx.attr();
   const int64_t heads = a.GetInt("num_heads", 0), size = a.GetInt("head_size", 0);
   if (heads < 1 || size < 1) return ctx.Error("num_heads and head_size must be >= 1");
+  // Bounds that keep heads * size and offset + width far from overflow (a corrupt model must not wrap them).
+  constexpr int64_t kMax = int64_t{1} << 30;
+  if (heads > kMax / size) return ctx.Error("num_heads * head_size is too large");
   const int64_t offsets[3] = {a.GetInt("q_offset", 0), a.GetInt("k_offset", 0), a.GetInt("v_offset", 0)};
   for (int64_t o : offsets) {
-    if (o < 0) return ctx.Error("q_offset, k_offset and v_offset must be >= 0");
+    if (o < 0 || o > kMax) return ctx.Error("q_offset, k_offset and v_offset must be in [0, 2^30]");
   }
   const char* names[3] = {"Q", "K", "V"};
   const DataType dt = ctx.input(0)->dtype;
