@@ -29,15 +29,12 @@ bool SliceArg(const PrepareRequest& r, int i, const char* attr, std::vector<int6
 
 std::unique_ptr<PreparedKernel> PrepareSlice(const PrepareRequest& r) {
   const ir::Node& node = *r.node;
-  if (node.num_inputs() < 1 || node.num_outputs() != 1) return nullptr;
-  if (!InputPresent(r, 0) || !OutputPresent(r, 0)) return nullptr;
+  const size_t elem_size = GatherableElemSize(r);
+  if (elem_size == 0) return nullptr;
   const TensorDesc& in = r.input_descs[0];
   const TensorDesc& out = r.output_descs[0];
-  const size_t elem_size = GatherElemSize(in.dtype);
-  if (in.dtype != out.dtype || elem_size == 0) return nullptr;
   const Dims& dims = in.shape.dims();
   const int rank = static_cast<int>(dims.size());
-  if (rank > kMaxGatherRank) return nullptr;
 
   std::vector<int64_t> starts, ends, axes, steps;
   bool p_starts = false, p_ends = false, p_axes = false, p_steps = false;

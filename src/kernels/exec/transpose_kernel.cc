@@ -227,17 +227,24 @@ GatherKernel::GatherKernel(const char* impl, const GatherPlan& plan, int num_inp
   io_.outputs.assign(1, nullptr);
 }
 
+size_t GatherableElemSize(const PrepareRequest& r) {
+  const ir::Node& node = *r.node;
+  if (node.num_inputs() < 1 || node.num_outputs() != 1) return 0;
+  if (!InputPresent(r, 0) || !OutputPresent(r, 0)) return 0;
+  const TensorDesc& in = r.input_descs[0];
+  if (in.dtype != r.output_descs[0].dtype || in.shape.dims().size() > static_cast<size_t>(kMaxGatherRank)) return 0;
+  return GatherElemSize(in.dtype);
+}
+
 std::unique_ptr<PreparedKernel> PrepareTranspose(const PrepareRequest& r) {
   const ir::Node& node = *r.node;
-  if (node.num_inputs() != 1 || node.num_outputs() != 1) return nullptr;
-  if (!InputPresent(r, 0) || !OutputPresent(r, 0)) return nullptr;
+  if (node.num_inputs() != 1) return nullptr;
+  const size_t elem_size = GatherableElemSize(r);
+  if (elem_size == 0) return nullptr;
   const TensorDesc& in = r.input_descs[0];
   const TensorDesc& out = r.output_descs[0];
-  const size_t elem_size = GatherElemSize(in.dtype);
-  if (in.dtype != out.dtype || elem_size == 0) return nullptr;
   const Dims& dims = in.shape.dims();
   const int rank = static_cast<int>(dims.size());
-  if (rank > kMaxGatherRank) return nullptr;
   std::vector<int64_t> perm = node.attrs().GetInts("perm");
   if (!node.attrs().Has("perm")) {
     for (int i = rank - 1; i >= 0; --i) perm.push_back(i);

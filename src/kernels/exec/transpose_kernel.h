@@ -45,6 +45,9 @@ struct GatherPlan {
 
 // The word size a dtype moves as (1, 2, 4 or 8), or 0 when it cannot (strings, complex128, undefined).
 size_t GatherElemSize(DataType dt);
+// What Transpose and Slice both require of a request: input 0 and output 0 present, of one dtype the gather loops
+// move, rank <= kMaxGatherRank. Returns the element size, or 0 when the request does not qualify.
+size_t GatherableElemSize(const PrepareRequest& r);
 
 // Row-major strides (elements) of dims.
 std::vector<int64_t> ContiguousStrides(const Dims& dims);
