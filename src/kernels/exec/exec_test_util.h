@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -237,6 +238,22 @@ inline void ExpectMatchesRef(const OpCase& c, const char* impl, double rtol, rt:
     ASSERT_TRUE((*want)[i].is_tensor()) << name;
     ExpectTensorNear((*p)->outputs[i], (*want)[i].tensor, rtol, name + " output " + std::to_string(i));
   }
+}
+
+// Prepares c, expects the kernel named `impl`, runs it and expects output 0 byte-identical to the reference's.
+inline void ExpectBitExact(const OpCase& c, const char* impl, rt::ThreadPool* pool = nullptr) {
+  const std::string name = CaseName(c);
+  auto p = PrepareCase(c);
+  ASSERT_TRUE(p.ok()) << name << ": " << p.status().ToString();
+  EXPECT_STREQ((*p)->kernel->impl_name(), impl) << name;
+  ASSERT_TRUE((*p)->Run(pool).ok()) << name;
+  auto want = RunRef(c);
+  ASSERT_TRUE(want.ok()) << name << ": " << want.status().ToString();
+  const Tensor& w = (*want)[0].tensor;
+  const Tensor& g = (*p)->outputs[0];
+  ASSERT_EQ(g.dims(), w.dims()) << name;
+  ASSERT_EQ(g.nbytes(), w.nbytes()) << name;
+  EXPECT_EQ(std::memcmp(g.raw_data(), w.raw_data(), g.nbytes()), 0) << name;
 }
 
 }  // namespace ge::exec::testing

@@ -31,21 +31,6 @@ Tensor RandomBits(DataType dt, const Dims& dims, std::mt19937& rng) {
   return t;
 }
 
-void ExpectBitExact(const OpCase& c, const char* impl, rt::ThreadPool* pool = nullptr) {
-  const std::string name = CaseName(c);
-  auto p = PrepareCase(c);
-  ASSERT_TRUE(p.ok()) << name << ": " << p.status().ToString();
-  EXPECT_STREQ((*p)->kernel->impl_name(), impl) << name;
-  ASSERT_TRUE((*p)->Run(pool).ok()) << name;
-  auto want = RunRef(c);
-  ASSERT_TRUE(want.ok()) << name << ": " << want.status().ToString();
-  const Tensor& w = (*want)[0].tensor;
-  const Tensor& g = (*p)->outputs[0];
-  ASSERT_EQ(g.dims(), w.dims()) << name;
-  ASSERT_EQ(g.nbytes(), w.nbytes()) << name;
-  EXPECT_EQ(std::memcmp(g.raw_data(), w.raw_data(), g.nbytes()), 0) << name;
-}
-
 TEST(TransposeKernel, RandomShapesAndPermsMatchRefExactly) {
   std::mt19937 rng(31);
   const DataType types[] = {DataType::kFloat, DataType::kUint8, DataType::kBool, DataType::kFloat16,
