@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build demo test clean fuzz bench bench-ort
+.PHONY: all deps configure build demo test clean fuzz bench bench-ort bench-kernels
 
 all: build
 
@@ -34,6 +34,11 @@ BENCH_OPTIONS ?=
 bench: deps build
 	@/usr/bin/python3 bench/run_bench.py --ge $(BUILD)/bin/ge --out $(BUILD)/bench --models="$(BENCH_MODELS)" \
 		--threads=$(BENCH_THREADS) --iters=$(BENCH_ITERS) --options="$(BENCH_OPTIONS)"
+
+# Kernel micro-benchmarks (Google Benchmark): every bin/*_benchmark of the build, one after another.
+bench-kernels: deps build
+	@cmake --build $(BUILD) --target ge_benchmarks -j $(JOBS) >/dev/null
+	@set -e; for b in $(BUILD)/bin/*_benchmark; do echo "== $$b"; $$b $(BENCH_KERNEL_ARGS); done
 
 # Opt-in: Node.js from Debian, then onnxruntime-node from npm without its install script (it fetches GPU packages).
 bench-ort:

@@ -2,12 +2,16 @@
 # Installs every Debian package ge needs to build, test, fuzz and benchmark. Non-interactive; installs only what
 # is missing (apt-get update runs first only then). Usage: scripts/install_deps.sh [--bench]
 # python3-torch/torchvision: the model tests export models with torch.onnx and compare against PyTorch.
+# ocl-icd-opencl-dev: Debian's oneDNN CMake config calls find_package(OpenCL); libdnnl-dev only Recommends it and
+# Recommends are not installed here. tests/deps/check_deps_complete.py (ctest deps_complete) proves this list is
+# complete: every file the build reads and every Python module the tests import comes from a package of the
+# `packages` array below (which it parses) or from their Depends/Pre-Depends.
 # --bench adds Node.js for ONNX Runtime side-by-side benchmarks.
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libprotobuf-dev protobuf-compiler libonnx-dev
-  libdnnl-dev
+  libdnnl-dev ocl-icd-opencl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev
   python3 python3-numpy python3-onnx

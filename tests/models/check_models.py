@@ -32,6 +32,9 @@ CONFIGS = [
 ]
 failures = 0
 models = names or sorted(f[:-5] for f in os.listdir(work) if f.endswith(".onnx"))
+if not models:
+    print(f"no model to check in {work}: the export produced nothing")
+    sys.exit(1)
 for name in models:
     out = os.path.join(work, name + ".out")
     r = subprocess.run([ge, "run", f"--model={work}/{name}.onnx", f"--input={work}/{name}.in.npy",

@@ -36,6 +36,7 @@ class InterpreterRunner final : public ModelRunner {
     return std::unique_ptr<ModelRunner>(std::move(r));
   }
   const char* engine() const override { return "interpreter"; }
+  int threads() const override { return 1; }
   const std::vector<ModelIo>& inputs() const override { return inputs_; }
   const std::vector<ModelIo>& outputs() const override { return outputs_; }
   Status Run(const std::vector<Value>& inputs, std::vector<Value>* outputs) override {
@@ -55,6 +56,7 @@ class SinkRunner final : public ModelRunner {
     auto r = std::unique_ptr<SinkRunner>(new SinkRunner);
     rt::DeviceOptions dopts;
     dopts.intra_op_threads = threads;
+    r->threads_ = threads;
     GE_ASSIGN_OR_RETURN(r->device_, rt::Device::Create(dopts));
     GE_ASSIGN_OR_RETURN(r->model_, runtime::SinkModel::Load(std::move(om), r->device_.get()));
     for (const runtime::IoDesc& d : r->model_->inputs()) r->inputs_.push_back(ModelIo{d.name, d.desc});
@@ -67,6 +69,7 @@ class SinkRunner final : public ModelRunner {
     return std::unique_ptr<ModelRunner>(std::move(r));
   }
   const char* engine() const override { return "sink"; }
+  int threads() const override { return threads_; }
   const std::vector<ModelIo>& inputs() const override { return inputs_; }
   const std::vector<ModelIo>& outputs() const override { return outputs_; }
   Status Run(const std::vector<Value>& inputs, std::vector<Value>* outputs) override {
@@ -87,6 +90,7 @@ class SinkRunner final : public ModelRunner {
   }
 
  private:
+  int threads_ = 1;
   std::unique_ptr<rt::Device> device_;
   std::unique_ptr<runtime::SinkModel> model_;
   std::vector<ModelIo> inputs_, outputs_;

@@ -21,6 +21,8 @@ class ModelRunner {
  public:
   virtual ~ModelRunner() = default;
   virtual const char* engine() const = 0;  // "interpreter" or "sink"
+  // Intra-op threads the engine really uses (the interpreter runs on the calling thread only).
+  virtual int threads() const = 0;
   virtual const std::vector<ModelIo>& inputs() const = 0;
   virtual const std::vector<ModelIo>& outputs() const = 0;
   // Checks |inputs| against the declarations, runs once, fills |outputs| in graph-output order.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/compare.h"
 #include "compiler/model_compiler.h"
 #include "interpreter/interpreter.h"
 #include "model_runner.h"
@@ -33,50 +34,11 @@ std::vector<std::string> ListDir(const std::string& dir) {
   return out;
 }
 
-Status CompareTensors(const Tensor& got, const Tensor& want, double rtol, double atol, const std::string& what) {
-  if (got.dtype() != want.dtype()) {
-    return InvalidArgument(what + ": dtype " + DataTypeName(got.dtype()) + ", expected " + DataTypeName(want.dtype()));
-  }
-  if (got.dims() != want.dims()) {
-    return InvalidArgument(what + ": shape " + DimsToString(got.dims()) + ", expected " + DimsToString(want.dims()));
-  }
-  const int64_t n = got.numel();
-  if (got.dtype() == DataType::kString) {
-    for (int64_t i = 0; i < n; ++i) {
-      if (got.data<std::string>()[i] != want.data<std::string>()[i]) {
-        return InvalidArgument(what + ": element " + std::to_string(i) + " is \"" + got.data<std::string>()[i] +
-                               "\", expected \"" + want.data<std::string>()[i] + "\"");
-      }
-    }
-    return Status::Ok();
-  }
-  bool exact = !IsFloatingPoint(got.dtype()) && got.dtype() != DataType::kComplex64 && got.dtype() != DataType::kComplex128;
-  int64_t scalars = n;
-  const bool complex = got.dtype() == DataType::kComplex64 || got.dtype() == DataType::kComplex128;
-  for (int64_t i = 0; i < scalars; ++i) {
-    double a, b;
-    if (complex) {
-      a = got.dtype() == DataType::kComplex64 ? std::abs(got.data<std::complex<float>>()[i]) : std::abs(got.data<std::complex<double>>()[i]);
-      b = want.dtype() == DataType::kComplex64 ? std::abs(want.data<std::complex<float>>()[i]) : std::abs(want.data<std::complex<double>>()[i]);
-    } else if (got.dtype() == DataType::kInt64 || got.dtype() == DataType::kUint64) {
-      if (got.GetAsInt64(i) != want.GetAsInt64(i)) {
-        return InvalidArgument(what + ": element " + std::to_string(i) + " is " + std::to_string(got.GetAsInt64(i)) +
-                               ", expected " + std::to_string(want.GetAsInt64(i)));
-      }
-      continue;
-    } else {
-      a = got.GetAsDouble(i);
-      b = want.GetAsDouble(i);
-    }
-    if (std::isnan(a) && std::isnan(b)) continue;
-    if (a == b) continue;
-    if (exact || !(std::fabs(a - b) <= atol + rtol * std::fabs(b))) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, ": element %lld is %.9g, expected %.9g", static_cast<long long>(i), a, b);
-      return InvalidArgument(what + buf);
-    }
-  }
-  return Status::Ok();
+// As ONNX's backend runner: numpy's assert_allclose (|got - want| <= atol + rtol * |want|), NaN only where NaN
+// is expected, infinities exactly, complex values by real and imaginary part, everything else exactly.
+Status CompareTensorsLikeOnnx(const Tensor& got, const Tensor& want, double rtol, double atol,
+                              const std::string& what) {
+  return CompareTensors(got, want, Tolerance{atol, rtol}, what);
 }
 
 // ONNX 1.12's backend data stores bfloat16 tensors as uint16 (numpy has no bfloat16): view them as declared.
@@ -91,7 +53,7 @@ void AdoptBfloat16(Value* v, DataType declared) {
 Status CompareValues(const Value& got, const Value& want, double rtol, double atol, const std::string& what) {
   if (want.is_tensor()) {
     if (!got.is_tensor()) return InvalidArgument(what + ": expected a tensor");
-    return CompareTensors(got.tensor, want.tensor, rtol, atol, what);
+    return CompareTensorsLikeOnnx(got.tensor, want.tensor, rtol, atol, what);
   }
   if (want.is_sequence()) {
     if (!got.is_sequence()) return InvalidArgument(what + ": expected a sequence");
@@ -100,7 +62,8 @@ Status CompareValues(const Value& got, const Value& want, double rtol, double at
                              std::to_string(want.sequence.size()));
     }
     for (size_t i = 0; i < want.sequence.size(); ++i) {
-      GE_RETURN_IF_ERROR(CompareTensors(got.sequence[i], want.sequence[i], rtol, atol, what + "[" + std::to_string(i) + "]"));
+      GE_RETURN_IF_ERROR(
+          CompareTensorsLikeOnnx(got.sequence[i], want.sequence[i], rtol, atol, what + "[" + std::to_string(i) + "]"));
     }
     return Status::Ok();
   }
@@ -122,7 +85,8 @@ std::vector<std::string> FindOnnxTestCases(const std::vector<std::string>& roots
   return cases;
 }
 
-Status RunOnnxTestCase(const std::string& dir, const OnnxCaseOptions& options) {
+Status RunOnnxTestCase(const std::string& dir, const OnnxCaseOptions& options, std::string* engine) {
+  if (engine) engine->clear();
   GE_ASSIGN_OR_RETURN(auto model, onnx_parser::ParseModelFile(dir + "/model.onnx"));
   std::vector<TensorDesc> in_descs, out_descs;
   std::vector<std::string> in_names, out_names;
@@ -160,9 +124,14 @@ Status RunOnnxTestCase(const std::string& dir, const OnnxCaseOptions& options) {
       } else {
         GE_ASSIGN_OR_RETURN(runner, OpenIrModel(std::move(model), OpenOptions()));
       }
+      if (engine) *engine = runner->engine();
     }
     std::vector<Value> outputs;
     GE_RETURN_IF_ERROR(runner->Run(inputs, &outputs));
+    if (outputs.size() != out_descs.size()) {
+      return Internal(sub + ": the model produced " + std::to_string(outputs.size()) + " outputs, it declares " +
+                      std::to_string(out_descs.size()));
+    }
     for (size_t i = 0; i < out_descs.size(); ++i) {
       std::string f = set_dir + "/output_" + std::to_string(i) + ".pb";
       if (!IsFile(f)) return NotFound(sub + ": missing " + f);

@@ -18,7 +18,9 @@ struct OnnxCaseOptions {
   bool via_om = false;
   std::map<std::string, std::string> ge_options;  // compile options (via_om only), e.g. ge.engine.dnnl=1
 };
-Status RunOnnxTestCase(const std::string& dir, const OnnxCaseOptions& options = {});
+// *engine (when given) receives the engine that ran the case: "sink" (the compiled static runtime), "interpreter"
+// (an .onnx, or an IR .om that the sink runtime cannot run), or "" when the case failed before one was chosen.
+Status RunOnnxTestCase(const std::string& dir, const OnnxCaseOptions& options = {}, std::string* engine = nullptr);
 // Compares one output against its expected value; `what` names it in the error.
 Status CompareValues(const Value& got, const Value& want, double rtol, double atol, const std::string& what);
 

@@ -102,6 +102,10 @@ int RunCommand(int argc, char** argv) {
   if (!runner_or.ok()) return Fail(runner_or.status());
   ModelRunner& runner = **runner_or;
   double load_ms = NowMs() - t0;
+  if (runner.threads() != *threads) {
+    std::fprintf(stderr, "ge run: note: --threads=%lld is ignored: the %s runs on %d thread(s)\n",
+                 static_cast<long long>(*threads), runner.engine(), runner.threads());
+  }
 
   auto inputs = BindInputs(flags, runner.inputs());
   if (!inputs.ok()) return Fail(inputs.status());
@@ -143,7 +147,7 @@ int RunCommand(int argc, char** argv) {
     os.precision(6);
     os << std::fixed << "{\"model\":\"" << JsonEscape(model_path) << "\",\"engine\":\"" << runner.engine() << "\",\"load_ms\":" << load_ms
        << ",\"median_ms\":" << median << ",\"min_ms\":" << min_ms << ",\"iters\":" << *loop
-       << ",\"threads\":" << *threads << ",\"peak_rss_mb\":" << PeakRssMb() << ",\"outputs\":[";
+       << ",\"threads\":" << runner.threads() << ",\"threads_requested\":" << *threads << ",\"peak_rss_mb\":" << PeakRssMb() << ",\"outputs\":[";
     for (size_t i = 0; i < outputs.size(); ++i) {
       os << (i ? "," : "") << "{\"name\":\"" << JsonEscape(runner.outputs()[i].name) << "\"";
       if (outputs[i].is_tensor()) {

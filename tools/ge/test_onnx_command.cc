@@ -1,5 +1,6 @@
 // ge test-onnx DIR...: runs ONNX backend node-test cases, each in a child process so that a crash or a hang in one
-// case is reported as that case's failure. Prints a line per failure, then "N passed, M failed".
+// case is reported as that case's failure. Prints a line per failure, a line counting the cases each engine ran
+// ("ran on: S sink, I interpreter, F none"), then "N passed, M failed".
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -7,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 #include <thread>
 
@@ -23,16 +25,22 @@ std::string CaseName(const std::string& dir) {
   return s == std::string::npos ? dir : dir.substr(s + 1);
 }
 
-// Runs one case in a forked child; returns "" on success or the failure reason.
-std::string RunIsolated(const std::string& dir, int timeout_s, const OnnxCaseOptions& options) {
+struct CaseResult {
+  std::string why;     // "" on success, else the failure reason
+  std::string engine;  // who ran it ("sink", "interpreter"), "" when none was reached
+};
+
+// Runs one case in a forked child. The child writes the engine on the first line of the pipe, then the failure.
+CaseResult RunIsolated(const std::string& dir, int timeout_s, const OnnxCaseOptions& options) {
   int fds[2];
-  if (::pipe(fds) != 0) return "pipe failed";
+  if (::pipe(fds) != 0) return {"pipe failed", ""};
   pid_t pid = ::fork();
-  if (pid < 0) return "fork failed";
+  if (pid < 0) return {"fork failed", ""};
   if (pid == 0) {
     ::close(fds[0]);
-    Status s = RunOnnxTestCase(dir, options);
-    std::string msg = s.ok() ? "" : s.ToString();
+    std::string engine;
+    Status s = RunOnnxTestCase(dir, options, &engine);
+    std::string msg = engine + "\n" + (s.ok() ? "" : s.ToString());
     ssize_t w = ::write(fds[1], msg.data(), msg.size());
     (void)w;
     ::close(fds[1]);
@@ -52,7 +60,7 @@ std::string RunIsolated(const std::string& dir, int timeout_s, const OnnxCaseOpt
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
       ::close(fds[0]);
-      return "timed out after " + std::to_string(timeout_s) + " s";
+      return {"timed out after " + std::to_string(timeout_s) + " s", ""};
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
@@ -61,9 +69,18 @@ std::string RunIsolated(const std::string& dir, int timeout_s, const OnnxCaseOpt
   ssize_t n;
   while ((n = ::read(fds[0], buf, sizeof buf)) > 0) msg.append(buf, static_cast<size_t>(n));
   ::close(fds[0]);
-  if (WIFSIGNALED(status)) return "crashed with signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
-  return msg.empty() ? "failed with exit code " + std::to_string(WEXITSTATUS(status)) : msg;
+  CaseResult r;
+  const size_t nl = msg.find('\n');
+  if (nl != std::string::npos) {
+    r.engine = msg.substr(0, nl);
+    msg = msg.substr(nl + 1);
+  }
+  if (WIFSIGNALED(status)) {
+    r.why = "crashed with signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+  } else if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+    r.why = msg.empty() ? "failed with exit code " + std::to_string(WEXITSTATUS(status)) : msg;
+  }
+  return r;
 }
 
 }  // namespace
@@ -96,14 +113,17 @@ int TestOnnxCommand(int argc, char** argv) {
   }
   std::vector<std::string> cases = FindOnnxTestCases(flags->positional);
   int passed = 0, failed = 0;
+  std::map<std::string, int> engines;
   for (const std::string& dir : cases) {
-    std::string why;
+    CaseResult r;
     if (fork_each) {
-      why = RunIsolated(dir, static_cast<int>(*timeout), options);
+      r = RunIsolated(dir, static_cast<int>(*timeout), options);
     } else {
-      Status s = RunOnnxTestCase(dir, options);
-      if (!s.ok()) why = s.ToString();
+      Status s = RunOnnxTestCase(dir, options, &r.engine);
+      if (!s.ok()) r.why = s.ToString();
     }
+    ++engines[r.engine];
+    std::string& why = r.why;
     if (why.empty()) {
       ++passed;
     } else {
@@ -114,6 +134,8 @@ int TestOnnxCommand(int argc, char** argv) {
       std::fflush(stdout);
     }
   }
+  std::printf("ran on: %d sink, %d interpreter, %d none (failed before an engine ran)\n", engines["sink"],
+              engines["interpreter"], engines[""]);
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 && !cases.empty() ? 0 : 1;
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/compare.h"
 #include "compiler/passes/pass_manager.h"
 #include "interpreter/interpreter.h"
 #include "ir/dump.h"
@@ -49,15 +50,18 @@ inline std::string RunAndDump(std::unique_ptr<GraphPass> pass, const std::string
 }
 
 // Runs both models through the interpreter on the same random float32 inputs (every graph input must be a
-// float32 tensor with known dims) and returns the largest relative L2 error over the outputs.
-inline double MaxRelativeL2(const ir::Model& a, const ir::Model& b, uint64_t seed = 1) {
+// float32 tensor with known dims) and checks each output of `b` against `a`'s with CompareRelativeL2: relative
+// L2 error <= max_error, and NaN/inf only where `a` has the same. *error receives the largest relative L2 error
+// (+inf when a check failed).
+inline ::testing::AssertionResult ModelsAgree(const ir::Model& a, const ir::Model& b, double max_error,
+                                              uint64_t seed = 1, double* error = nullptr) {
+  if (error) *error = INFINITY;
   std::mt19937_64 rng(seed);
   std::normal_distribution<float> dist(0.f, 1.f);
   std::vector<Value> inputs;
   for (const ir::Value* in : a.graph->inputs()) {
     auto t = Tensor::Create(DataType::kFloat, in->desc().shape.dims());
-    EXPECT_TRUE(t.ok()) << in->name();
-    if (!t.ok()) return INFINITY;
+    if (!t.ok()) return ::testing::AssertionFailure() << in->name() << ": " << t.status().ToString();
     for (int64_t i = 0; i < t->numel(); ++i) t->data<float>()[i] = dist(rng);
     inputs.emplace_back(*t);
   }
@@ -65,28 +69,22 @@ inline double MaxRelativeL2(const ir::Model& a, const ir::Model& b, uint64_t see
   const ir::Model* models[2] = {&a, &b};
   for (int k = 0; k < 2; ++k) {
     auto interp = Interpreter::Create(models[k]);
-    EXPECT_TRUE(interp.ok()) << interp.status().ToString();
-    if (!interp.ok()) return INFINITY;
+    if (!interp.ok()) return ::testing::AssertionFailure() << interp.status().ToString();
     Status s = (*interp)->Run(inputs, &outs[k]);
-    EXPECT_TRUE(s.ok()) << s.ToString();
-    if (!s.ok()) return INFINITY;
+    if (!s.ok()) return ::testing::AssertionFailure() << s.ToString();
   }
-  EXPECT_EQ(outs[0].size(), outs[1].size());
+  if (outs[0].size() != outs[1].size()) {
+    return ::testing::AssertionFailure() << outs[1].size() << " outputs, expected " << outs[0].size();
+  }
   double worst = 0;
-  for (size_t o = 0; o < outs[0].size() && o < outs[1].size(); ++o) {
-    const Tensor& x = outs[0][o].tensor;
-    const Tensor& y = outs[1][o].tensor;
-    EXPECT_EQ(x.dims(), y.dims());
-    if (x.dims() != y.dims()) return INFINITY;
-    double num = 0, den = 0;
-    for (int64_t i = 0; i < x.numel(); ++i) {
-      double d = x.GetAsDouble(i) - y.GetAsDouble(i);
-      num += d * d;
-      den += x.GetAsDouble(i) * x.GetAsDouble(i);
-    }
-    worst = std::max(worst, std::sqrt(num / std::max(den, 1e-30)));
+  for (size_t o = 0; o < outs[0].size(); ++o) {
+    double e = 0;
+    Status s = CompareRelativeL2(outs[1][o].tensor, outs[0][o].tensor, max_error, "output " + std::to_string(o), &e);
+    if (!s.ok()) return ::testing::AssertionFailure() << s.message();
+    worst = std::max(worst, e);
   }
-  return worst;
+  if (error) *error = worst;
+  return ::testing::AssertionSuccess();
 }
 
 }  // namespace ge::compiler::testing

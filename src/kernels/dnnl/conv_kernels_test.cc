@@ -1,4 +1,3 @@
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 
@@ -175,34 +174,6 @@ TEST(DnnlConv, RealThreadPoolAndTwoThreads) {
   Case c = ConvCase({2, 16, 14, 14}, {32, 16, 3, 3}, true, true, Attrs({{"pads", AV::Ints({1, 1, 1, 1})}}), rng);
   c.threads = 2;
   ExpectDnnlMatchesRef(c, 1e-4, pool->get());
-}
-
-// Prints (does not assert) GFLOP/s of ResNet-50's 3x3 64->64 conv at 56x56, batch 1.
-TEST(DnnlConvBench, ResNet50Conv3x3) {
-  std::mt19937 rng(11);
-  for (int threads : {1, 2}) {
-    Case c = ConvCase({1, 64, 56, 56}, {64, 64, 3, 3}, true, true, Attrs({{"pads", AV::Ints({1, 1, 1, 1})}}), rng);
-    c.threads = threads;
-    auto p = PrepareCase(c);
-    ASSERT_TRUE(p.ok() && (*p)->kernel != nullptr);
-    // A second prepare of the same node: primitive creation and the weights reorder (oneDNN's JIT code exists).
-    const auto t_prepare = std::chrono::steady_clock::now();
-    ASSERT_TRUE(PrepareDnnlKernel((*p)->request).ok());
-    const double prepare_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_prepare).count();
-    for (int i = 0; i < 3; ++i) ASSERT_TRUE((*p)->Run().ok());
-    const int iters = 20;
-    double best = 1e30;
-    for (int rep = 0; rep < 3; ++rep) {
-      const auto t0 = std::chrono::steady_clock::now();
-      for (int i = 0; i < iters; ++i) (*p)->Run().IgnoreError();
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / iters;
-      best = std::min(best, s);
-    }
-    const double flop = 2.0 * 64 * 64 * 9 * 56 * 56;
-    std::printf("[ bench    ] %s, %d thread(s): %.3f ms, %.1f GFLOP/s (re-prepare %.2f ms)\n", (*p)->kernel->impl_name(),
-                threads, best * 1e3, flop / best * 1e-9, prepare_ms);
-  }
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "base/testing/expect_match.h"
 #include "ir/graph.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/prepared_kernel.h"
@@ -187,27 +188,10 @@ inline Tensor RandomTensor(DataType dt, const Dims& dims, std::mt19937& rng, dou
   return t;
 }
 
-// Expects got == want (dtype, dims, values) within a relative tolerance: |g - w| <= rtol * max(|g|, |w|), NaN
-// exactly where want is NaN. rtol = 0: exact (and -0 == +0).
+// Expects got == want (dtype, dims, values) within a relative tolerance: |g - w| <= rtol * max(|g|, |w|); NaN
+// only where want is NaN, infinities exactly (base/compare.h). rtol = 0: exact (and -0 == +0).
 inline void ExpectTensorNear(const Tensor& got, const Tensor& want, double rtol, const std::string& what) {
-  ASSERT_EQ(got.dtype(), want.dtype()) << what;
-  ASSERT_EQ(got.dims(), want.dims()) << what;
-  int bad = 0;
-  for (int64_t i = 0; i < got.numel() && bad < 5; ++i) {
-    const double g = got.GetAsDouble(i), w = want.GetAsDouble(i);
-    bool ok;
-    if (std::isnan(w) || std::isnan(g)) {
-      ok = std::isnan(w) && std::isnan(g);
-    } else if (g == w) {
-      ok = true;
-    } else {
-      ok = std::fabs(g - w) <= rtol * std::max(std::fabs(g), std::fabs(w));
-    }
-    if (!ok) {
-      ++bad;
-      ADD_FAILURE() << what << ": element " << i << " got " << g << " want " << w;
-    }
-  }
+  EXPECT_TRUE(TensorsMatch(got, want, Tolerance{0, rtol, true})) << what;
 }
 
 inline std::string CaseName(const OpCase& c) {

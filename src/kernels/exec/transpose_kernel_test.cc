@@ -1,12 +1,10 @@
 // The transpose kernel: random shapes and perms of every word size equal ref bit for bit (rank 1, unit dims,
 // identity perms, the channel shuffle, tiled and untiled inner loops), in-place identity is a no-op, large
 // transposes use the pool, and what it does not cover stays on ref.
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 
 #include "kernels/exec/exec_test_util.h"
-#include "kernels/exec/ref_adapter.h"
 #include "kernels/exec/transpose_kernel.h"
 
 namespace ge::exec::testing {
@@ -130,40 +128,6 @@ TEST(TransposeKernel, UnsupportedStaysOnRef) {
   auto big = PrepareCase(OpCase("Transpose", {RandomTensor(DataType::kFloat, nine, rng)}));
   ASSERT_TRUE(big.ok()) << big.status().ToString();
   EXPECT_STREQ((*big)->kernel->impl_name(), "ref");
-}
-
-// Best-of-5 microseconds per run of the prepared kernel and of the ref adapter on the same slots.
-void PrintTiming(const char* what, const OpCase& c) {
-  auto p = PrepareCase(c);
-  ASSERT_TRUE(p.ok()) << p.status().ToString();
-  auto ref = RefAdapter::Create((*p)->request);
-  ASSERT_TRUE(ref.ok()) << ref.status().ToString();
-  (*ref)->io() = (*p)->kernel->io();
-  auto time = [](PreparedKernel& k) {
-    rt::TaskContext ctx;
-    double best = 1e30;
-    for (int rep = 0; rep < 5; ++rep) {
-      const auto t0 = std::chrono::steady_clock::now();
-      for (int i = 0; i < 20; ++i) EXPECT_TRUE(k.fn()(k.args(), ctx).ok());
-      best = std::min(best, std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-    }
-    return best / 20;
-  };
-  const double fast = time(*(*p)->kernel), slow = time(**ref);
-  std::printf("%s: %s %.1f us, ref %.1f us\n", what, (*p)->kernel->impl_name(), fast, slow);
-}
-
-TEST(GatherTiming, ShuffleAndSliceVsRef) {
-  std::mt19937 rng(37);
-  Tensor x = RandomTensor(DataType::kFloat, {1, 2, 58, 28, 28}, rng);
-  PrintTiming("shuffle [1,2,58,28,28]", OpCase("Transpose", {x}, {}, Perm({0, 2, 1, 3, 4})));
-  PrintTiming("transpose [256,384]", OpCase("Transpose", {RandomTensor(DataType::kFloat, {256, 384}, rng)}));
-  PrintTiming("NCHW->NHWC [1,64,56,56]",
-              OpCase("Transpose", {RandomTensor(DataType::kFloat, {1, 64, 56, 56}, rng)}, {}, Perm({0, 2, 3, 1})));
-  Tensor h = RandomTensor(DataType::kFloat, {1, 116, 28, 28}, rng);
-  std::vector<Tensor> in = {h, Tensor::FromVector<int64_t>({58}, {1}), Tensor::FromVector<int64_t>({116}, {1}),
-                            Tensor::FromVector<int64_t>({1}, {1})};
-  PrintTiming("slice half [1,116,28,28]", OpCase("Slice", in, {false, true, true, true}));
 }
 
 }  // namespace

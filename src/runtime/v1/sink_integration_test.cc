@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "base/tensor.h"
+#include "base/testing/expect_match.h"
 #include "compiler/model_compiler.h"
 #include "ge/model.h"
 #include "interpreter/interpreter.h"
@@ -80,13 +81,6 @@ Cases MakeCases() {
   return c;
 }
 
-double MaxRelDiff(const float* a, const std::vector<float>& ref) {
-  double worst = 0;
-  for (size_t i = 0; i < ref.size(); ++i) {
-    worst = std::max(worst, std::abs(double(a[i]) - ref[i]) / std::max(1.0, std::abs(double(ref[i]))));
-  }
-  return worst;
-}
 
 // Output buffers for one run.
 struct Outs {
@@ -113,8 +107,10 @@ class SinkIntegration : public ::testing::Test {
     return {{cases_->x[c].data(), kBytes}, {cases_->y[c].data(), kBytes}};
   }
   static std::vector<OutputBuffer> Outputs(Outs& o) { return {{o.o0.data(), kBytes}, {o.o1.data(), kBytes}}; }
-  static bool Matches(const Outs& o, int c) {
-    return MaxRelDiff(o.o0.data(), cases_->out0[c]) <= 1e-6 && MaxRelDiff(o.o1.data(), cases_->out1[c]) <= 1e-6;
+  static ::testing::AssertionResult Matches(const Outs& o, int c) {
+    const Tolerance tol{1e-6, 1e-6};
+    ::testing::AssertionResult r = FloatsMatch(o.o0, cases_->out0[c], tol);
+    return r ? FloatsMatch(o.o1, cases_->out1[c], tol) : r;
   }
 
   static std::vector<uint8_t>* bytes_;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 
+#include "base/testing/expect_match.h"
 #include "compiler/model_compiler.h"
 #include "interpreter/interpreter.h"
 #include "ir/text_parser.h"
@@ -64,14 +65,9 @@ std::vector<Tensor> Reference(const std::string& text, const std::vector<Tensor>
   return r;
 }
 
-double MaxRelDiff(const Tensor& a, const Tensor& b) {
-  EXPECT_EQ(a.numel(), b.numel());
-  double worst = 0;
-  for (int64_t i = 0; i < a.numel() && i < b.numel(); ++i) {
-    const double x = a.data<float>()[i], y = b.data<float>()[i];
-    worst = std::max(worst, std::abs(x - y) / std::max(1.0, std::abs(y)));
-  }
-  return worst;
+// Within tol absolutely for small values and relatively for large ones; NaN and inf strictly.
+::testing::AssertionResult Near(const Tensor& got, const Tensor& want, double tol) {
+  return TensorsMatch(got, want, Tolerance{tol, tol});
 }
 
 // One synchronous execution into fresh output tensors.
@@ -108,7 +104,7 @@ class SinkModelTest : public ::testing::Test {
       std::vector<Tensor> ref = Reference(text, in);
       EXPECT_EQ(ref.size(), out.size());
       for (size_t i = 0; i < ref.size() && i < out.size(); ++i) {
-        EXPECT_LE(MaxRelDiff(out[i], ref[i]), tolerance) << "output " << i << " run " << run;
+        EXPECT_TRUE(Near(out[i], ref[i], tolerance)) << "output " << i << " run " << run;
       }
     }
     return std::move(*model);
@@ -295,7 +291,7 @@ TEST_F(SinkModelTest, CallerProvidedFeatureMapMemory) {
   Tensor y = Tensor::Create(DataType::kFloat, {4, 16}).value();
   ASSERT_TRUE((*model)->Execute({{x.raw_data(), x.nbytes()}}, {{y.raw_data(), y.nbytes()}}).ok());
   std::vector<Tensor> ref = Reference(kChain, {x});
-  EXPECT_LE(MaxRelDiff(y, ref[0]), 1e-6);
+  EXPECT_TRUE(Near(y, ref[0], 1e-6));
 }
 
 TEST_F(SinkModelTest, WrongBuffersGetClearErrors) {
@@ -318,7 +314,7 @@ TEST_F(SinkModelTest, ZeroCopyRebindsEveryExecution) {
     std::vector<Tensor> in = RandomInputs(model->inputs(), rng);  // fresh addresses every time
     Tensor y = Tensor::Create(DataType::kFloat, {4, 16}).value();
     ASSERT_TRUE(model->Execute({{in[0].raw_data(), in[0].nbytes()}}, {{y.raw_data(), y.nbytes()}}).ok());
-    EXPECT_LE(MaxRelDiff(y, Reference(kChain, in)[0]), 1e-6);
+    EXPECT_TRUE(Near(y, Reference(kChain, in)[0], 1e-6));
   }
 }
 
@@ -335,7 +331,7 @@ TEST_F(SinkModelTest, AsyncOnCallerStreamAndAbort) {
     ASSERT_TRUE(model->ExecuteAsync({{ins[i][0].raw_data(), 256}}, {{outs[i].raw_data(), 256}}, *stream).ok());
   }
   ASSERT_TRUE(stream->Synchronize().ok());
-  for (int i = 0; i < 20; ++i) EXPECT_LE(MaxRelDiff(outs[i], Reference(kChain, ins[i])[0]), 1e-6);
+  for (int i = 0; i < 20; ++i) EXPECT_TRUE(Near(outs[i], Reference(kChain, ins[i])[0], 1e-6));
 
   model->Abort();
   EXPECT_EQ(model->Execute({{ins[0][0].raw_data(), 256}}, {{outs[0].raw_data(), 256}}).code(), StatusCode::kAborted);
@@ -344,12 +340,27 @@ TEST_F(SinkModelTest, AsyncOnCallerStreamAndAbort) {
 }
 
 TEST_F(SinkModelTest, RejectsIrModelsAndCorruptImages) {
+  // An IR .om (a data-dependent shape keeps the model dynamic) is refused with FailedPrecondition, not run.
+  Compiled ir = Compile(R"(
+opset "" 17
+graph dyn(%x: float32[6]) {
+  n0: %y = NonZero(%x)
+  return %y
+}
+)");
+  ASSERT_FALSE(ir.report.static_model);
+  auto refused = SinkModel::Load(Open(ir.bytes), device_.get());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kFailedPrecondition) << refused.status().ToString();
+  EXPECT_NE(refused.status().message().find("not a compiled static model"), std::string::npos);
+
   Compiled c = Compile(kChain);
   std::mt19937 rng(11);
-  // With the checksum checked every flip is caught by the verifier; without it the loader's own checks run.
+  // With the checksum checked every flip and truncation is caught by the verifier; without it the loader's own
+  // checks run, and whatever still loads must execute without crashing and report a status.
   om::VerifyOptions no_checksum;
   no_checksum.check_checksum = false;
-  int loaded = 0;
+  int loaded = 0, rejected_by_verifier = 0;
   for (int trial = 0; trial < 300; ++trial) {
     auto bytes = std::make_shared<std::vector<uint8_t>>(c.bytes);
     if (trial % 3 == 0) {
@@ -357,15 +368,31 @@ TEST_F(SinkModelTest, RejectsIrModelsAndCorruptImages) {
     } else {
       for (int k = 0; k < 1 + trial % 4; ++k) (*bytes)[256 + rng() % (bytes->size() - 256)] ^= 1u << (rng() % 8);
     }
+    auto checked = om::OmReader::FromMemory(bytes->data(), bytes->size(), bytes);
+    ASSERT_FALSE(checked.ok()) << "trial " << trial << ": a corrupt image passed the checksum";
+    EXPECT_TRUE(checked.status().code() == StatusCode::kDataLoss ||
+                checked.status().code() == StatusCode::kInvalidArgument)
+        << checked.status().ToString();
+    ++rejected_by_verifier;
     auto r = om::OmReader::FromMemory(bytes->data(), bytes->size(), bytes, no_checksum);
-    if (!r.ok()) continue;
+    if (!r.ok()) {
+      EXPECT_FALSE(r.status().message().empty());
+      continue;
+    }
     auto m = SinkModel::Load(std::shared_ptr<const om::OmReader>(std::move(*r)), device_.get());
-    if (!m.ok()) continue;
+    if (!m.ok()) {
+      EXPECT_NE(m.status().code(), StatusCode::kOk);
+      EXPECT_FALSE(m.status().message().empty());
+      continue;
+    }
     ++loaded;  // a flip in weights or a harmless field; running it must still not crash
     std::vector<float> x(64, 1.f), y(64);
-    (void)(*m)->Execute({{x.data(), 256}}, {{y.data(), 256}});
+    Status run = (*m)->Execute({{x.data(), 256}}, {{y.data(), 256}});
+    EXPECT_TRUE(run.ok() || !run.message().empty());
   }
-  SUCCEED() << loaded << " corrupted images still loaded";
+  EXPECT_EQ(rejected_by_verifier, 300);
+  // Truncations never load; most flips land in weights or padding and still load.
+  EXPECT_LT(loaded, 300);
 }
 
 }  // namespace

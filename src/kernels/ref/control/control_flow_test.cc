@@ -12,7 +12,6 @@
 namespace ge::ref {
 namespace {
 
-using testing::MaxAbsDiff;
 using testing::OpTester;
 using testing::TestGraphRunner;
 
@@ -101,8 +100,8 @@ TEST_F(ControlFlowTest, LoopTripCountAndScanOutput) {
   r.Bind("y", Value(Tensor::FromVector<float>({-2}, {1})));
   auto outs = r.RunOne(lg->loop, 11);
   ASSERT_TRUE(outs.ok()) << outs.status().ToString();
-  EXPECT_EQ(MaxAbsDiff((*outs)[0].tensor, Tensor::FromVector<float>({3}, {1})), 0);
-  EXPECT_EQ(MaxAbsDiff((*outs)[1].tensor, Tensor::FromVector<float>({-1, 0, 1, 2, 3}, {5, 1})), 0);
+  EXPECT_TRUE(TensorsMatch((*outs)[0].tensor, Tensor::FromVector<float>({3}, {1}), 0));
+  EXPECT_TRUE(TensorsMatch((*outs)[1].tensor, Tensor::FromVector<float>({-1, 0, 1, 2, 3}, {5, 1}), 0));
 }
 
 TEST_F(ControlFlowTest, LoopStopsOnCondition) {
@@ -112,7 +111,7 @@ TEST_F(ControlFlowTest, LoopStopsOnCondition) {
   r.Bind("y", Value(Tensor::FromVector<float>({0}, {1})));
   auto outs = r.RunOne(lg->loop, 13);
   ASSERT_TRUE(outs.ok()) << outs.status().ToString();
-  EXPECT_EQ(MaxAbsDiff((*outs)[0].tensor, Tensor::FromVector<float>({3}, {1})), 0);
+  EXPECT_TRUE(TensorsMatch((*outs)[0].tensor, Tensor::FromVector<float>({3}, {1}), 0));
   EXPECT_EQ((*outs)[1].tensor.dims(), (Dims{3, 1}));
 }
 
@@ -123,7 +122,7 @@ TEST_F(ControlFlowTest, LoopIgnoresBodyConditionWithoutCondInput) {
   r.Bind("y", Value(Tensor::FromVector<float>({0}, {1})));
   auto outs = r.RunOne(lg->loop, 16);
   ASSERT_TRUE(outs.ok()) << outs.status().ToString();
-  EXPECT_EQ(MaxAbsDiff((*outs)[0].tensor, Tensor::FromVector<float>({4}, {1})), 0);
+  EXPECT_TRUE(TensorsMatch((*outs)[0].tensor, Tensor::FromVector<float>({4}, {1}), 0));
 }
 
 TEST_F(ControlFlowTest, LoopZeroTripsKeepsInitialValues) {
@@ -134,7 +133,7 @@ TEST_F(ControlFlowTest, LoopZeroTripsKeepsInitialValues) {
   r.Bind("y", Value(Tensor::FromVector<float>({7}, {1})));
   auto outs = r.RunOne(lg->loop);
   ASSERT_TRUE(outs.ok()) << outs.status().ToString();
-  EXPECT_EQ(MaxAbsDiff((*outs)[0].tensor, Tensor::FromVector<float>({7}, {1})), 0);
+  EXPECT_TRUE(TensorsMatch((*outs)[0].tensor, Tensor::FromVector<float>({7}, {1}), 0));
   EXPECT_EQ((*outs)[1].tensor.dims(), (Dims{0, 1}));
 }
 
@@ -196,7 +195,7 @@ TEST_F(ControlFlowTest, LoopCarriesSequence) {
   ASSERT_TRUE(outs.ok()) << outs.status().ToString();
   ASSERT_TRUE((*outs)[0].is_sequence());
   ASSERT_EQ((*outs)[0].sequence.size(), 3u);
-  EXPECT_EQ(MaxAbsDiff((*outs)[0].sequence[2], Tensor::FromVector<float>({1, 2}, {2})), 0);
+  EXPECT_TRUE(TensorsMatch((*outs)[0].sequence[2], Tensor::FromVector<float>({1, 2}, {2}), 0));
 }
 
 std::unique_ptr<ir::Graph> ConstBranch(const std::string& name, Tensor t) {
@@ -220,7 +219,7 @@ TEST_F(ControlFlowTest, IfPicksBranchAndInfersMergedShape) {
     auto outs = r.RunOne(n);
     ASSERT_TRUE(outs.ok()) << outs.status().ToString();
     Tensor want = cond ? Tensor::FromVector<float>({1, 2}, {2}) : Tensor::FromVector<float>({3, 4, 5}, {3});
-    EXPECT_EQ(MaxAbsDiff((*outs)[0].tensor, want), 0);
+    EXPECT_TRUE(TensorsMatch((*outs)[0].tensor, want, 0));
   }
   ops::InferContext ctx;
   ir::AttrMap attrs;
@@ -276,8 +275,8 @@ TEST_F(ControlFlowTest, Scan9Sum) {
   r.Bind("x", Value(Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, {3, 2})));
   auto outs = r.RunOne(sc->n, 16);
   ASSERT_TRUE(outs.ok()) << outs.status().ToString();
-  EXPECT_EQ(MaxAbsDiff((*outs)[0].tensor, Tensor::FromVector<float>({9, 12}, {2})), 0);
-  EXPECT_EQ(MaxAbsDiff((*outs)[1].tensor, Tensor::FromVector<float>({1, 2, 4, 6, 9, 12}, {3, 2})), 0);
+  EXPECT_TRUE(TensorsMatch((*outs)[0].tensor, Tensor::FromVector<float>({9, 12}, {2}), 0));
+  EXPECT_TRUE(TensorsMatch((*outs)[1].tensor, Tensor::FromVector<float>({1, 2, 4, 6, 9, 12}, {3, 2}), 0));
 }
 
 TEST_F(ControlFlowTest, Scan9DirectionsAndAxes) {
@@ -290,7 +289,7 @@ TEST_F(ControlFlowTest, Scan9DirectionsAndAxes) {
   auto outs = r.RunOne(sc->n, 11);
   ASSERT_TRUE(outs.ok()) << outs.status().ToString();
   // Backward partial sums 5,6 / 8,10 / 9,12 stacked along the last axis.
-  EXPECT_EQ(MaxAbsDiff((*outs)[1].tensor, Tensor::FromVector<float>({5, 8, 9, 6, 10, 12}, {2, 3})), 0);
+  EXPECT_TRUE(TensorsMatch((*outs)[1].tensor, Tensor::FromVector<float>({5, 8, 9, 6, 10, 12}, {2, 3}), 0));
 
   auto sc2 = MakeScan(false);
   sc2->n->attrs().Set("scan_input_axes", ir::AttrValue::Ints({1}));
@@ -300,8 +299,8 @@ TEST_F(ControlFlowTest, Scan9DirectionsAndAxes) {
   r2.Bind("x", Value(Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, {2, 3})));  // columns [1,4] [2,5] [3,6]
   outs = r2.RunOne(sc2->n, 11);
   ASSERT_TRUE(outs.ok()) << outs.status().ToString();
-  EXPECT_EQ(MaxAbsDiff((*outs)[0].tensor, Tensor::FromVector<float>({6, 15}, {2})), 0);
-  EXPECT_EQ(MaxAbsDiff((*outs)[1].tensor, Tensor::FromVector<float>({6, 15, 3, 9, 1, 4}, {3, 2})), 0);
+  EXPECT_TRUE(TensorsMatch((*outs)[0].tensor, Tensor::FromVector<float>({6, 15}, {2}), 0));
+  EXPECT_TRUE(TensorsMatch((*outs)[1].tensor, Tensor::FromVector<float>({6, 15, 3, 9, 1, 4}, {3, 2}), 0));
 }
 
 TEST_F(ControlFlowTest, Scan8BatchedWithSequenceLens) {
@@ -312,8 +311,8 @@ TEST_F(ControlFlowTest, Scan8BatchedWithSequenceLens) {
   r.Bind("x", Value(Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, {1, 3, 2})));
   auto outs = r.RunOne(sc->n, 8);
   ASSERT_TRUE(outs.ok()) << outs.status().ToString();
-  EXPECT_EQ(MaxAbsDiff((*outs)[0].tensor, Tensor::FromVector<float>({4, 6}, {1, 2})), 0);
-  EXPECT_EQ(MaxAbsDiff((*outs)[1].tensor, Tensor::FromVector<float>({1, 2, 4, 6, 0, 0}, {1, 3, 2})), 0)
+  EXPECT_TRUE(TensorsMatch((*outs)[0].tensor, Tensor::FromVector<float>({4, 6}, {1, 2}), 0));
+  EXPECT_TRUE(TensorsMatch((*outs)[1].tensor, Tensor::FromVector<float>({1, 2, 4, 6, 0, 0}, {1, 3, 2}), 0))
       << (*outs)[1].tensor.DebugString();
 
   TestGraphRunner r2 = Runner();
@@ -353,8 +352,8 @@ TEST_F(ControlFlowTest, SequenceMapAddsTensorToEachElement) {
   auto outs = r.RunOne(n);
   ASSERT_TRUE(outs.ok()) << outs.status().ToString();
   ASSERT_EQ((*outs)[0].sequence.size(), 2u);
-  EXPECT_EQ(MaxAbsDiff((*outs)[0].sequence[0], Tensor::FromVector<float>({11, 12}, {2})), 0);
-  EXPECT_EQ(MaxAbsDiff((*outs)[0].sequence[1], Tensor::FromVector<float>({13}, {1})), 0);
+  EXPECT_TRUE(TensorsMatch((*outs)[0].sequence[0], Tensor::FromVector<float>({11, 12}, {2}), 0));
+  EXPECT_TRUE(TensorsMatch((*outs)[0].sequence[1], Tensor::FromVector<float>({13}, {1}), 0));
 }
 
 }  // namespace

@@ -9,7 +9,6 @@
 namespace ge::ref::nn {
 namespace {
 
-using ge::ref::testing::MaxAbsDiff;
 using ge::ref::testing::OpTester;
 
 OpTester Tester() { return OpTester(ge::ops::RegisterNnOps, ge::ref::RegisterNnRefKernels); }
@@ -29,7 +28,7 @@ TEST(NnBatchNorm, InferenceMatchesFormula) {
     int c = i / 3;
     want[i] = (c ? 1.5f : 1.f) * (xs[i] - (c ? 3 : 0)) / std::sqrt((c ? 1.5f : 1.f) + 1e-5f) + (c ? 1 : 0);
   }
-  EXPECT_LT(MaxAbsDiff(*y, Tensor::FromVector(want, {1, 2, 1, 3})), 1e-6);
+  EXPECT_TRUE(TensorsMatch(*y, Tensor::FromVector(want, {1, 2, 1, 3}), 1e-6));
 }
 
 TEST(NnBatchNorm, TrainingModeUpdatesRunningStats) {
@@ -58,7 +57,7 @@ TEST(NnInstanceNorm, Example) {
                   {x, Tensor::FromVector<float>({1, 1.5f}, {2}), Tensor::FromVector<float>({0, 1}, {2})});
   ASSERT_TRUE(y.ok()) << y.status().ToString();
   const float k = 1.f / std::sqrt(2.f / 3 + 1e-5f);
-  EXPECT_LT(MaxAbsDiff(*y, Tensor::FromVector<float>({-k, 0, k, 1 - 1.5f * k, 1, 1 + 1.5f * k}, {1, 2, 1, 3})), 1e-5);
+  EXPECT_TRUE(TensorsMatch(*y, Tensor::FromVector<float>({-k, 0, k, 1 - 1.5f * k, 1, 1 + 1.5f * k}, {1, 2, 1, 3}), 1e-5));
 }
 
 TEST(NnLayerNorm, AxisOutputsAndBroadcastScale) {
@@ -69,9 +68,9 @@ TEST(NnLayerNorm, AxisOutputsAndBroadcastScale) {
   auto outs = t.Run("LayerNormalization", {x, Tensor::FromVector<float>({1, 1, 2}, {3}), Tensor::FromVector<float>({0, 0, 1}, {3})}, a, 3);
   ASSERT_TRUE(outs.ok()) << outs.status().ToString();
   const float k = std::sqrt(1.5f);
-  EXPECT_LT(MaxAbsDiff((*outs)[0].tensor, Tensor::FromVector<float>({-k, 0, 2 * k + 1, -k, 0, 2 * k + 1}, {2, 3})), 1e-5);
-  EXPECT_LT(MaxAbsDiff((*outs)[1].tensor, Tensor::FromVector<float>({2, 6}, {2, 1})), 1e-6);
-  EXPECT_LT(MaxAbsDiff((*outs)[2].tensor, Tensor::FromVector<float>({k, k / 2}, {2, 1})), 1e-6);
+  EXPECT_TRUE(TensorsMatch((*outs)[0].tensor, Tensor::FromVector<float>({-k, 0, 2 * k + 1, -k, 0, 2 * k + 1}, {2, 3}), 1e-5));
+  EXPECT_TRUE(TensorsMatch((*outs)[1].tensor, Tensor::FromVector<float>({2, 6}, {2, 1}), 1e-6));
+  EXPECT_TRUE(TensorsMatch((*outs)[2].tensor, Tensor::FromVector<float>({k, k / 2}, {2, 1}), 1e-6));
   // axis 0 normalizes everything; scale of shape [1] broadcasts.
   ir::AttrMap a0;
   a0.Set("axis", ir::AttrValue::Int(0));
@@ -90,7 +89,7 @@ TEST(NnMvn, NormalizesOverAxes) {
   a.Set("axes", ir::AttrValue::Ints({1}));
   auto y = t.Run1("MeanVarianceNormalization", {Tensor::FromVector<float>({1, 3, 10, 10}, {2, 2})}, a);
   ASSERT_TRUE(y.ok()) << y.status().ToString();
-  EXPECT_LT(MaxAbsDiff(*y, Tensor::FromVector<float>({-1, 1, 0, 0}, {2, 2})), 1e-6);
+  EXPECT_TRUE(TensorsMatch(*y, Tensor::FromVector<float>({-1, 1, 0, 0}, {2, 2}), 1e-6));
 }
 
 TEST(NnLrn, MatchesFormula) {
@@ -103,7 +102,7 @@ TEST(NnLrn, MatchesFormula) {
   auto y = t.Run1("LRN", {Tensor::FromVector<float>({1, 2, 3}, {1, 3, 1, 1})}, a);
   ASSERT_TRUE(y.ok()) << y.status().ToString();
   auto f = [](float x, float sq) { return x / std::pow(2.f + 0.1f * sq, 0.5f); };
-  EXPECT_LT(MaxAbsDiff(*y, Tensor::FromVector<float>({f(1, 5), f(2, 14), f(3, 13)}, {1, 3, 1, 1})), 1e-6);
+  EXPECT_TRUE(TensorsMatch(*y, Tensor::FromVector<float>({f(1, 5), f(2, 14), f(3, 13)}, {1, 3, 1, 1}), 1e-6));
   EXPECT_FALSE(t.Run1("LRN", {Tensor::FromVector<float>({1}, {1, 1, 1, 1})}).ok());  // size missing
 }
 

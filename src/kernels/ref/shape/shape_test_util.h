@@ -11,7 +11,6 @@
 
 namespace ge::ref::shape_family::testing {
 
-using ge::ref::testing::MaxAbsDiff;
 using ge::ref::testing::OpTester;
 
 inline OpTester MakeTester() { return OpTester(ops::RegisterShapeOps, RegisterShapeRefKernels); }
@@ -42,8 +41,8 @@ inline StatusOr<std::vector<TensorDesc>> Infer(const std::string& op, const std:
 }
 
 #define EXPECT_TENSOR_EQ(got, want) \
-  EXPECT_EQ(MaxAbsDiff((got), (want)), 0.0) << (got).DebugString(32) << " vs " << (want).DebugString(32)
+  EXPECT_TRUE(TensorsMatch((got), (want), 0.0)) << (got).DebugString(32) << " vs " << (want).DebugString(32)
 #define EXPECT_TENSOR_NEAR(got, want, tol) \
-  EXPECT_LE(MaxAbsDiff((got), (want)), (tol)) << (got).DebugString(32) << " vs " << (want).DebugString(32)
+  EXPECT_TRUE(TensorsMatch((got), (want), (tol))) << (got).DebugString(32) << " vs " << (want).DebugString(32)
 
 }  // namespace ge::ref::shape_family::testing

@@ -1,7 +1,6 @@
 #include "kernels/ref/testing/op_tester.h"
 
-#include <cmath>
-#include <limits>
+#include <random>
 
 namespace ge::ref::testing {
 
@@ -54,18 +53,6 @@ StatusOr<std::vector<TensorDesc>> OpTester::InferOnly(const std::string& op, con
   ctx.outputs.resize(num_outputs);
   GE_RETURN_IF_ERROR(ops::RunInference(*schema, ctx));
   return ctx.outputs;
-}
-
-double MaxAbsDiff(const Tensor& got, const Tensor& want) {
-  if (got.dtype() != want.dtype() || got.dims() != want.dims()) return std::numeric_limits<double>::infinity();
-  double m = 0;
-  for (int64_t i = 0; i < got.numel(); ++i) {
-    double a = got.GetAsDouble(i), b = want.GetAsDouble(i);
-    if (std::isnan(a) && std::isnan(b)) continue;
-    if (a == b) continue;  // equal infinities
-    m = std::max(m, std::fabs(a - b));
-  }
-  return m;
 }
 
 }  // namespace ge::ref::testing

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "base/testing/expect_match.h"  // TensorsMatch: the tree's one comparison
 #include "kernels/ref/node_runner.h"
 
 namespace ge::ref::testing {
@@ -37,8 +38,5 @@ class OpTester {
   ops::OpRegistry ops_;
   KernelRegistry kernels_;
 };
-
-// Max |got - want| over elements, as doubles; +inf when dtype or dims differ.
-double MaxAbsDiff(const Tensor& got, const Tensor& want);
 
 }  // namespace ge::ref::testing
