@@ -27,7 +27,7 @@ fuzz: deps
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
 
 # make bench: compile and time the benchmark models (bench/README.md); ONNX Runtime side by side after `make bench-ort`.
-BENCH_MODELS ?= resnet18 resnet50 mobilenet_v2 squeezenet tinybert mlp
+BENCH_MODELS ?= resnet18 resnet50 mobilenet_v2 squeezenet tinybert mlp efficientnet_b0 densenet121 googlenet shufflenet_v2
 BENCH_THREADS ?= 2
 BENCH_ITERS ?= 30
 BENCH_OPTIONS ?=

@@ -39,6 +39,10 @@ MODELS = {  # name: (model constructor, input constructor)
     "squeezenet": (torchvision.models.squeezenet1_1, image),
     "tinybert": (TinyBert, lambda: torch.randint(0, 1000, (1, 128))),
     "mlp": (mlp, lambda: torch.randn(64, 784)),
+    "efficientnet_b0": (torchvision.models.efficientnet_b0, image),
+    "densenet121": (torchvision.models.densenet121, image),
+    "googlenet": (lambda: torchvision.models.googlenet(aux_logits=False, init_weights=True), image),
+    "shufflenet_v2": (torchvision.models.shufflenet_v2_x1_0, image),
 }
 
 

@@ -16,7 +16,8 @@ import sys
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ALL_MODELS = "resnet18 resnet50 mobilenet_v2 squeezenet tinybert mlp"
+ALL_MODELS = ("resnet18 resnet50 mobilenet_v2 squeezenet tinybert mlp efficientnet_b0 densenet121 googlenet "
+              "shufflenet_v2")
 ORT_INSTALL = ("mkdir -p ~/.cache/ge-bench/ort && cd ~/.cache/ge-bench/ort && npm init -y >/dev/null && "
                "npm install --ignore-scripts onnxruntime-node@1.30.0")
 

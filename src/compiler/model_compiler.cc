@@ -11,6 +11,25 @@ namespace ge::compiler {
 
 namespace {
 
+// "native": the highest level this machine runs oneDNN kernels at (its CPU, capped by ONEDNN_MAX_CPU_ISA).
+StatusOr<IsaLevel> ResolveTarget(const std::string& target, CompileReport* r) {
+  const IsaLevel here = dnnl_kernels::DnnlMaxIsaLevel();
+  if (target == "native" || target.empty()) {
+    if (here == IsaLevel::kNone) return IsaLevel::kX86_64_V2;  // below v2 (or not x86): the generic kernels
+    return here;
+  }
+  IsaLevel level;
+  if (!ParseIsaLevel(target, &level)) {
+    return InvalidArgument("--target must be native, x86-64-v2, x86-64-v3 or x86-64-v4, got '" + target + "'");
+  }
+  if (static_cast<int>(level) > static_cast<int>(here)) {
+    r->notes.push_back(std::string("target ") + IsaLevelName(level) + " is above what this machine runs (" +
+                       IsaLevelName(here) + "): kernels and weight layouts are chosen among those available here " +
+                       "and chosen again at load on a " + IsaLevelName(level) + " CPU");
+  }
+  return level;
+}
+
 Status FixInputShapes(ir::Model& model, const CompileOptions& options, CompileReport* report) {
   ir::Graph& g = *model.graph;
   for (const auto& [name, dims] : options.input_shapes) {
@@ -67,6 +86,8 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
 
   PassContext ctx;
   ctx.options = options.ge_options;
+  GE_ASSIGN_OR_RETURN(ctx.target, ResolveTarget(options.target, r));
+  r->target = IsaLevelName(ctx.target);
   const std::string precision = ctx.Option("ge.exec.precision_mode", "fp32");
   if (precision != "fp32" && precision != "allow_bf16") {
     return InvalidArgument("option ge.exec.precision_mode must be fp32 or allow_bf16, got '" + precision + "'");
@@ -76,8 +97,8 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
 
   om::OmWriteOptions wo;
   wo.model_name = options.model_name.empty() ? model.graph->name() : options.model_name;
-  // Kernels pick their instruction set at run time and no weight is prepacked yet: the model needs no feature.
-  wo.isa_features = 0;
+  // What a CPU needs to run the kernels and weight layouts chosen for the target.
+  wo.isa_features = IsaLevelFeatures(ctx.target);
 
   r->dynamic_reason = StaticModelBlocker(model);
   if (!r->dynamic_reason.empty()) {
@@ -92,15 +113,25 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
       (layout != Format::kNHWC && layout != Format::kNC1HWC0 && layout != Format::kNCHW)) {
     return InvalidArgument("option ge.format.activation must be NHWC, NC1HWC0 or NCHW, got '" + layout_name + "'");
   }
+  // NC1HWC0's channel block is the target's float32 vector width: 16 with AVX-512, 8 with AVX2.
+  if (layout == Format::kNC1HWC0 && static_cast<int>(ctx.target) < static_cast<int>(IsaLevel::kX86_64_V4)) {
+    layout = WithC0(layout, 8);
+  }
   const std::string prepack = ctx.Option("ge.weights.prepack", "1");
   if (prepack != "0" && prepack != "1") {
     return InvalidArgument("option ge.weights.prepack must be 0 or 1, got '" + prepack + "'");
   }
+  KernelSelectionReport kernels;
   {
     PassManager formats;
     if (layout != Format::kNCHW) formats.Add(CreateFormatSelectionPass(layout));
-    if (prepack == "1") formats.Add(CreateWeightPrepackPass(options.threads));
+    formats.Add(CreateKernelSelectionPass(options.threads, prepack == "1", &kernels));
     GE_RETURN_IF_ERROR(formats.Run(model, ctx));
+    r->impls = kernels.impls;
+    for (const std::string& n : kernels.reference_nodes) {
+      r->notes.push_back("warning: node " + n + " runs a oneDNN reference implementation (slow) on target " +
+                         IsaLevelName(ctx.target));
+    }
   }
   BuildOptions bo;
   bo.auto_streams = options.ge_options.count("ge.streamMaxParallelNum") == 0;
@@ -117,7 +148,11 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   }
   GE_ASSIGN_OR_RETURN(CompiledModel cm, BuildStaticModel(model, bo));
   cm.def.set_precision_mode(precision);
-  if (precision == "allow_bf16" && !dnnl_kernels::CpuHasBf16()) {
+  cm.def.set_target_isa(IsaLevelName(ctx.target));
+  if (precision == "allow_bf16" && static_cast<int>(ctx.target) < static_cast<int>(IsaLevel::kX86_64_V4)) {
+    r->notes.push_back(std::string("precision_mode allow_bf16: target ") + IsaLevelName(ctx.target) +
+                       " has no bfloat16 kernels, so the model computes in fp32");
+  } else if (precision == "allow_bf16" && !dnnl_kernels::CpuHasBf16()) {
     r->notes.push_back("precision_mode allow_bf16: this CPU has no AVX-512 BF16, so the model computes in fp32 here "
                        "(on a CPU with it, convolutions and matmuls compute in bf16)");
   }

@@ -29,6 +29,11 @@ struct CompileOptions {
   std::map<std::string, std::string> ge_options;
   // Intra-op threads the model will run with (`--threads`): weights are prepacked for kernels of that many.
   int threads = 1;
+  // The CPU level the model is for (`--target`): "native" (this machine as oneDNN sees it, the default),
+  // "x86-64-v2", "x86-64-v3" (AVX2 + FMA) or "x86-64-v4" (AVX-512). It decides activation layouts (NC1HWC0's C0:
+  // 8 below v4, 16 at v4), which kernel implementations are chosen and the layout of prepacked weights; it is
+  // recorded in the .om, which then refuses to load where the CPU (or ONEDNN_MAX_CPU_ISA) is below it.
+  std::string target = "native";
   // Per graph input: the dims to compile for (`--input_shape`). Inputs not listed keep their declared dims; an
   // unknown dim left after that becomes 1 (and the report says so).
   std::map<std::string, Dims> input_shapes;
@@ -44,6 +49,10 @@ struct CompileReport {
   std::string memory_strategy;
   int num_streams = 0, num_events = 0;
   size_t num_tasks = 0;
+  std::string target;  // the resolved --target, e.g. "x86-64-v4"
+  // Kernel implementation per engine node, counted by name (e.g. "dnnl.conv(jit:avx2)": 16); reference
+  // implementations also get a note.
+  std::map<std::string, int> impls;
 };
 
 // Compiles |model| (rewritten in place by the passes) into an .om image.

@@ -112,11 +112,9 @@ StatusOr<TensorDesc> SyntaxParser::ParseDesc() {
   GE_ASSIGN_OR_RETURN(d.dtype, ParseDataType());
   GE_ASSIGN_OR_RETURN(d.shape, ParseShape());
   if (Peek().kind == Tok::kAt) {
-    bool found = false;
-    for (Format f : {Format::kND, Format::kNCHW, Format::kNHWC, Format::kNC1HWC0, Format::kFractalZ}) {
-      if (Peek().text == FormatName(f)) d.format = f, found = true;
+    if (!ParseFormat(Peek().text, &d.format)) {
+      return Expected("a format (ND, NCHW, NHWC, NC1HWC0, NC1HWC0_C8, FRACTAL_Z) after '@'");
     }
-    if (!found) return Expected("a format (ND, NCHW, NHWC, NC1HWC0, FRACTAL_Z) after '@'");
     Next();
   }
   while (close-- > 0) GE_RETURN_IF_ERROR(Expect(")", "to close the type"));

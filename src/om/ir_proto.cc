@@ -198,7 +198,7 @@ StatusOr<Tensor> TensorFromProto(const proto::TensorProto& p, WeightSource* sour
 StatusOr<TensorDesc> DescFromProto(const proto::TensorDescProto& p, const std::string& what) {
   auto kind_ok = [](int32_t k) { return k >= 0 && k <= static_cast<int32_t>(ValueKind::kUnknown); };
   if (!kind_ok(p.kind()) || !kind_ok(p.elem_kind())) return DataLoss(what + ": invalid value kind");
-  if (p.format() < 0 || p.format() > static_cast<int32_t>(Format::kFractalZ)) {
+  if (!IsValidFormat(static_cast<Format>(p.format()))) {
     return DataLoss(what + ": invalid format " + std::to_string(p.format()));
   }
   TensorDesc d;

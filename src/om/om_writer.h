@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "om/isa.h"
+#include "base/isa.h"
 #include "om/om_format.h"
 
 namespace ge::om {

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "compiler/model_compiler.h"
 #include "flags.h"
+#include "io_util.h"
 #include "ir/dump.h"
 #include "parser/onnx/onnx_parser.h"
 
@@ -54,7 +55,7 @@ StatusOr<std::map<std::string, Dims>> ParseInputShapes(const std::string& spec) 
 int CompileCommand(int argc, char** argv) {
   auto flags_or = ParseFlags(argc, argv, 2,
                              {"model", "output", "input_shape", "precision_mode", "external_weight", "threads",
-                              "option", "json", "dump_graph"});
+                              "option", "json", "dump_graph", "target"});
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
   const std::string model_path = flags.Get("model");
@@ -75,6 +76,7 @@ int CompileCommand(int argc, char** argv) {
 
   compiler::CompileOptions options;
   options.threads = static_cast<int>(*threads);
+  options.target = flags.Get("target", "native");
   if (flags.Has("input_shape")) {
     auto shapes = ParseInputShapes(flags.Get("input_shape"));
     if (!shapes.ok()) return Fail(shapes.status());
@@ -103,20 +105,20 @@ int CompileCommand(int argc, char** argv) {
   if (flags.GetBool("json")) {
     std::printf("{\"output\":\"%s\",\"static\":%s,\"nodes_before\":%zu,\"nodes_after\":%zu,\"feature_map_bytes\":%llu,"
                 "\"feature_map_lower_bound_bytes\":%llu,\"weights_bytes\":%llu,\"streams\":%d,\"events\":%d,"
-                "\"tasks\":%zu}\n",
+                "\"tasks\":%zu,\"target\":\"%s\",\"impls\":%s}\n",
                 out_path.c_str(), report.static_model ? "true" : "false", report.nodes_before, report.nodes_after,
                 static_cast<unsigned long long>(report.feature_map_bytes),
                 static_cast<unsigned long long>(report.feature_map_lower_bound_bytes),
                 static_cast<unsigned long long>(report.weights_bytes), report.num_streams, report.num_events,
-                report.num_tasks);
+                report.num_tasks, report.target.c_str(), CountsJson(report.impls).c_str());
   } else if (report.static_model) {
     std::printf("compiled %s -> %s: %zu nodes (from %zu), feature map %llu bytes (lower bound %llu, %s), weights "
-                "%llu bytes, %d streams, %d events, %zu tasks\n",
+                "%llu bytes, %d streams, %d events, %zu tasks, target %s\n",
                 model_path.c_str(), out_path.c_str(), report.nodes_after, report.nodes_before,
                 static_cast<unsigned long long>(report.feature_map_bytes),
                 static_cast<unsigned long long>(report.feature_map_lower_bound_bytes), report.memory_strategy.c_str(),
                 static_cast<unsigned long long>(report.weights_bytes), report.num_streams, report.num_events,
-                report.num_tasks);
+                report.num_tasks, report.target.c_str());
   } else {
     std::printf("compiled %s -> %s as a dynamic model (runs on the interpreter): %s\n", model_path.c_str(),
                 out_path.c_str(), report.dynamic_reason.c_str());

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "flags.h"
 #include "io_util.h"
+#include "compiler/passes/passes.h"
 #include "kernels/exec/packed_weights.h"
 #include "om/ir_om.h"
 #include "om/model_def.pb.h"
@@ -62,6 +63,7 @@ void AddCompiled(const om::OmReader& reader, Report* r, Status* status) {
     return;
   }
   r->AddStr("precision_mode", def.precision_mode().empty() ? "fp32" : def.precision_mode());
+  r->AddStr("target", def.target_isa().empty() ? "none (compiled before --target)" : def.target_isa());
   const proto::MemoryPlanProto& m = def.memory();
   r->Add("feature_map_bytes", m.feature_map_bytes());
   r->Add("feature_map_lower_bound_bytes", m.feature_map_lower_bound_bytes());
@@ -100,10 +102,15 @@ void AddCompiled(const om::OmReader& reader, Report* r, Status* status) {
   r->Add("tasks_per_stream", streams + "]");
   std::map<std::string, uint64_t> ops;
   uint64_t prepacked = 0;  // nodes whose weights the compiler stored in their kernel's layout
+  std::map<std::string, int> impls;  // the implementation the compiler chose per engine node
   for (const proto::NodeProto& n : def.ir().graph().nodes()) {
     ++ops[n.op_type()];
-    for (const proto::AttrProto& a : n.attrs()) prepacked += a.name() == exec::kPackedInputAttr ? 1 : 0;
+    for (const proto::AttrProto& a : n.attrs()) {
+      prepacked += a.name() == exec::kPackedInputAttr ? 1 : 0;
+      if (a.name() == compiler::kKernelImplAttr) ++impls[a.s()];
+    }
   }
+  r->Add("impls", CountsJson(impls));
   r->Add("nodes", static_cast<uint64_t>(def.ir().graph().nodes_size()));
   r->Add("transdata_nodes", ops.count("TransData") ? ops["TransData"] : 0);
   r->Add("prepacked_weight_nodes", prepacked);
@@ -139,7 +146,7 @@ int InspectCommand(int argc, char** argv) {
   r.AddStr("model_type", h.model_type == om::OmModelType::kStandard ? "compiled" : "ir");
   r.Add("dynamic", h.dynamic ? "true" : "false");
   r.Add("file_bytes", h.total_length);
-  r.AddStr("isa", om::IsaFeatureNames(h.isa.features));
+  r.AddStr("isa", IsaFeatureNames(h.isa.features));
   r.AddStr("cpu_vendor", h.isa.vendor);
   std::string parts = "[";
   for (size_t i = 0; i < h.partitions.size(); ++i) {

@@ -82,4 +82,10 @@ std::string JsonEscape(const std::string& s) {
   return o;
 }
 
+std::string CountsJson(const std::map<std::string, int>& counts) {
+  std::string o = "{";
+  for (const auto& [name, n] : counts) o += (o.size() > 1 ? "," : "") + ("\"" + JsonEscape(name) + "\":") + std::to_string(n);
+  return o + "}";
+}
+
 }  // namespace ge::cli

@@ -1,5 +1,6 @@
 // Inputs and outputs of `ge run`: .npy binding, deterministic inputs, output summaries.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ StatusOr<Tensor> MakeDefaultInput(const TensorDesc& desc, uint64_t seed);
 std::string SummarizeTensor(const std::string& name, const Tensor& t);
 // |s| escaped for a JSON string body (quotes, backslashes, control characters); no surrounding quotes.
 std::string JsonEscape(const std::string& s);
+// {"name":count,...} for a map of counts (kernel implementations, ops).
+std::string CountsJson(const std::map<std::string, int>& counts);
 
 // Safe file name for an output value name (path separators and odd characters replaced).
 std::string SanitizeFileName(const std::string& name);

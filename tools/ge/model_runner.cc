@@ -70,6 +70,8 @@ class SinkRunner final : public ModelRunner {
   }
   const char* engine() const override { return "sink"; }
   int threads() const override { return threads_; }
+  std::map<std::string, int> impls() const override { return model_->stats().impls; }
+  std::string target() const override { return model_->stats().target; }
   const std::vector<ModelIo>& inputs() const override { return inputs_; }
   const std::vector<ModelIo>& outputs() const override { return outputs_; }
   Status Run(const std::vector<Value>& inputs, std::vector<Value>* outputs) override {

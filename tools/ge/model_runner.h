@@ -1,6 +1,7 @@
 // What `ge run` drives: a model opened from .onnx (interpreter), from an IR .om (interpreter; dynamic models
 // until runtime v2), or from a compiled .om (runtime v1 SinkModel, zero-copy IO into tensors allocated once).
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,10 @@ class ModelRunner {
   virtual const char* engine() const = 0;  // "interpreter" or "sink"
   // Intra-op threads the engine really uses (the interpreter runs on the calling thread only).
   virtual int threads() const = 0;
+  // Kernel implementations of the loaded model counted by name ("dnnl.conv(jit:avx2)", "exec.binary_f32", "ref");
+  // empty for the interpreter. The target ISA the model was compiled for ("" when none).
+  virtual std::map<std::string, int> impls() const { return {}; }
+  virtual std::string target() const { return ""; }
   virtual const std::vector<ModelIo>& inputs() const = 0;
   virtual const std::vector<ModelIo>& outputs() const = 0;
   // Checks |inputs| against the declarations, runs once, fills |outputs| in graph-output order.

@@ -147,7 +147,8 @@ int RunCommand(int argc, char** argv) {
     os.precision(6);
     os << std::fixed << "{\"model\":\"" << JsonEscape(model_path) << "\",\"engine\":\"" << runner.engine() << "\",\"load_ms\":" << load_ms
        << ",\"median_ms\":" << median << ",\"min_ms\":" << min_ms << ",\"iters\":" << *loop
-       << ",\"threads\":" << runner.threads() << ",\"threads_requested\":" << *threads << ",\"peak_rss_mb\":" << PeakRssMb() << ",\"outputs\":[";
+       << ",\"threads\":" << runner.threads() << ",\"threads_requested\":" << *threads << ",\"peak_rss_mb\":" << PeakRssMb()
+       << ",\"target\":\"" << runner.target() << "\",\"impls\":" << CountsJson(runner.impls()) << ",\"outputs\":[";
     for (size_t i = 0; i < outputs.size(); ++i) {
       os << (i ? "," : "") << "{\"name\":\"" << JsonEscape(runner.outputs()[i].name) << "\"";
       if (outputs[i].is_tensor()) {

@@ -47,7 +47,7 @@ bool BlockableConcat(const ir::Node& n, Format layout) {
   if (axis != 1 && axis != -3) return false;
   for (const ir::Value* v : n.inputs()) {
     if (!PlainFloat4d(v) && !(v != nullptr && v->desc().format == layout)) return false;
-    if (layout == Format::kNC1HWC0 && v->desc().shape.dim(1) % kC0 != 0) return false;
+    if (PrimaryFormat(layout) == Format::kNC1HWC0 && v->desc().shape.dim(1) % FormatC0(layout) != 0) return false;
   }
   return dnnl_kernels::DnnlSupports(n);
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/isa.h"
 #include "base/status.h"
 #include "ir/graph.h"
 
@@ -19,6 +20,8 @@ struct PassContext {
   std::map<std::string, std::string> options;
   // Domain ("" = ai.onnx) to opset version. When empty, the manager uses the model's opsets.
   std::map<std::string, int64_t> opsets;
+  // The x86-64 level the model is compiled for (CompileOptions::target resolved); kNone: no limit.
+  IsaLevel target = IsaLevel::kNone;
 #ifdef NDEBUG
   bool validate = false;
 #else

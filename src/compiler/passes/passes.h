@@ -1,6 +1,7 @@
 // The prepare/optimize passes (DESIGN.md §3), one per file, and the default pipeline that runs them.
 #pragma once
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -67,10 +68,16 @@ std::unique_ptr<GraphPass> CreateEngineAssignmentPass(std::vector<EngineRule> ru
 // to NCHW where such a value reaches another reader or a graph output (format_selection_pass.cc).
 std::unique_ptr<GraphPass> CreateFormatSelectionPass(Format layout);
 
-// Weight prepacking for a static model after format selection: each dnnl node's constant weights stored in the
-// layout its oneDNN kernel (prepared as the loader will, with `threads` intra-op threads) reads them in
-// (weight_prepack_pass.cc).
-std::unique_ptr<GraphPass> CreateWeightPrepackPass(int threads);
+// Kernel selection for a static model after format selection (kernel_selection_pass.cc): each dnnl node's kernel
+// prepared as the loader will (`threads` intra-op threads, PassContext::target), its implementation recorded in
+// the node attribute kKernelImplAttr and counted in *report (when given), nodes on a oneDNN reference
+// implementation listed there; with `prepack`, constant weights stored in the layout the kernel reads them in.
+inline constexpr const char kKernelImplAttr[] = "kernel_impl";
+struct KernelSelectionReport {
+  std::map<std::string, int> impls;           // implementation name -> nodes
+  std::vector<std::string> reference_nodes;  // "node (impl)"
+};
+std::unique_ptr<GraphPass> CreateKernelSelectionPass(int threads, bool prepack, KernelSelectionReport* report);
 
 // InferShapes, IdentityRemoval, ConstantFolding, DCE, CSE and BatchNormFolding repeated to a fixed point; then,
 // unless option "ge.fusion" is "0" (default "1"), MatMulAddFusion and ActivationFusion; then InferShapes and

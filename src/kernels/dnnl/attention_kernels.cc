@@ -9,6 +9,7 @@
 
 #include "kernels/dnnl/bf16_util.h"
 #include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
 
 namespace ge::dnnl_kernels {
@@ -87,16 +88,16 @@ KernelPtr PrepareAttention(const OpView& v) {
 
   dnnl::primitive_attr attr1 = UserScratchpadAttr();
   if (p.scale != 1.f) attr1.set_output_scales(0, {p.scale});
-  const dnnl::matmul::primitive_desc pd1(dnnl::matmul::desc(q_ct, kt_ct, s_md), attr1, k->engine());
+  const dnnl::matmul::primitive_desc pd1 = SelectImpl(dnnl::matmul::primitive_desc(dnnl::matmul::desc(q_ct, kt_ct, s_md), attr1, k->engine()), v.max_isa);
   const dnnl::memory q = InputAs(k.get(), 0, q_md, q_ct), kt = InputAs(k.get(), 1, kt_md, kt_ct);
   k->AddStep(dnnl::matmul(pd1), pd1, {{DNNL_ARG_SRC, q}, {DNNL_ARG_WEIGHTS, kt}, {DNNL_ARG_DST, scores}});
 
   using SF = dnnl::softmax_v2_forward;
   const SF::desc sd(dnnl::prop_kind::forward_inference, dnnl::algorithm::softmax_accurate, s_md, probs_md, 3);
-  const SF::primitive_desc spd(sd, UserScratchpadAttr(), k->engine());
+  const SF::primitive_desc spd = SelectImpl(SF::primitive_desc(sd, UserScratchpadAttr(), k->engine()), v.max_isa);
   k->AddStep(SF(spd), spd, {{DNNL_ARG_SRC, scores}, {DNNL_ARG_DST, probs}});
 
-  const dnnl::matmul::primitive_desc pd2(dnnl::matmul::desc(probs_md, v_ct, y_md), UserScratchpadAttr(), k->engine());
+  const dnnl::matmul::primitive_desc pd2 = SelectImpl(dnnl::matmul::primitive_desc(dnnl::matmul::desc(probs_md, v_ct, y_md), UserScratchpadAttr(), k->engine()), v.max_isa);
   const dnnl::memory val = InputAs(k.get(), 2, v_md, v_ct);
   k->AddStep(dnnl::matmul(pd2), pd2, {{DNNL_ARG_SRC, probs}, {DNNL_ARG_WEIGHTS, val}, {DNNL_ARG_DST, k->BindOutput(0, y_md)}});
   k->Finalize();

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
 
 namespace ge::dnnl_kernels {
@@ -79,7 +80,7 @@ KernelPtr PrepareBinary(const OpView& v) {
     ops.append_eltwise(1.f, dnnl::algorithm::eltwise_linear, -1.f, 0.f);
     attr.set_post_ops(ops);
   }
-  const dnnl::binary::primitive_desc pd(d, attr, k->engine());
+  const dnnl::binary::primitive_desc pd = SelectImpl(dnnl::binary::primitive_desc(d, attr, k->engine()), v.max_isa);
   k->AddStep(dnnl::binary(pd), pd,
              {{DNNL_ARG_SRC_0, k->BindInput(p.src0, md0)},
               {DNNL_ARG_SRC_1, k->BindInput(p.src1, md1)},

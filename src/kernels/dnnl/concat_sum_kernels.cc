@@ -64,11 +64,11 @@ KernelPtr PrepareConcatSum(const OpView& v) {
   }
   args.push_back({DNNL_ARG_DST, k->BindOutput(0, y_md)});
   if (plan->concat) {
-    const dnnl::concat::primitive_desc pd(y_md, plan->axis, mds, k->engine(), UserScratchpadAttr());
+    const dnnl::concat::primitive_desc pd = dnnl::concat::primitive_desc(y_md, plan->axis, mds, k->engine(), UserScratchpadAttr());
     k->AddStep(dnnl::concat(pd), pd, args);
   } else {
     const std::vector<float> scales(mds.size(), 1.f);
-    const dnnl::sum::primitive_desc pd(y_md, scales, mds, k->engine(), UserScratchpadAttr());
+    const dnnl::sum::primitive_desc pd = dnnl::sum::primitive_desc(y_md, scales, mds, k->engine(), UserScratchpadAttr());
     k->AddStep(dnnl::sum(pd), pd, args);
   }
   k->Finalize();

@@ -9,6 +9,7 @@
 
 #include "kernels/dnnl/bf16_util.h"
 #include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
 #include "ops/nn/window_util.h"
 
@@ -96,22 +97,51 @@ KernelPtr PrepareConv(const OpView& v) {
   const bool src_fixed = IsNonPlainLayout(v.in[0].format), dst_fixed = IsNonPlainLayout(v.out[0].format);
   const bool blocked = src_fixed || dst_fixed || UseBlockedActivations(p);
   const dnnl::memory::data_type ct = ComputeType(v);  // bf16: src is reordered anyway, so let oneDNN pick its layout
-  const dnnl::memory::desc src_md =
-      AsType(src_fixed ? src_slot : blocked || ct != dnnl::memory::data_type::f32 ? AnyDesc(p.x) : src_slot, ct);
-  const dnnl::memory::desc dst_md = dst_fixed ? dst_slot : blocked ? AnyDesc(p.y) : dst_slot;
   const dnnl::memory::desc w_md = AsType(v.const_in(1) ? AnyDesc(wd) : w_plain, ct);
   const dnnl::memory::desc b_md = PlainDesc({p.w[0]});
   using CF = dnnl::convolution_forward;
-  const auto prop = dnnl::prop_kind::forward_inference;
-  const auto alg = dnnl::algorithm::convolution_direct;
-  const CF::desc d = p.has_bias ? CF::desc(prop, alg, src_md, w_md, b_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r)
-                                : CF::desc(prop, alg, src_md, w_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r);
   dnnl::primitive_attr attr = UserScratchpadAttr();
   dnnl::post_ops ops;
   if (p.has_sum) ops.append_sum(1.f);
   if (!AppendEltwise(p.act, &ops)) return nullptr;
   attr.set_post_ops(ops);
-  const CF::primitive_desc pd(d, attr, k->engine());
+  auto make_pd = [&](const dnnl::memory::desc& src_md, const dnnl::memory::desc& dst_md) {
+    const auto prop = dnnl::prop_kind::forward_inference;
+    const auto alg = dnnl::algorithm::convolution_direct;
+    const CF::desc d = p.has_bias
+                           ? CF::desc(prop, alg, src_md, w_md, b_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r)
+                           : CF::desc(prop, alg, src_md, w_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r);
+    return SelectImpl(CF::primitive_desc(d, attr, k->engine()), v.max_isa);
+  };
+  // Candidates, fewest reorders first: the slots' layouts as planned; the source reordered into the destination
+  // slot's layout; the source in the layout the primitive prefers; both reordered. The first whose implementation
+  // is not a reference one wins (oneDNN's AVX2 kernels, for one, need source and destination in one layout family,
+  // except for a few-channel first layer from NCHW into a blocked layout).
+  const dnnl::memory::desc planned_src =
+      AsType(src_fixed ? src_slot : blocked || ct != dnnl::memory::data_type::f32 ? AnyDesc(p.x) : src_slot, ct);
+  const dnnl::memory::desc planned_dst = dst_fixed ? dst_slot : blocked ? AnyDesc(p.y) : dst_slot;
+  TensorDesc src_as_dst = v.in[0];
+  src_as_dst.format = v.out[0].format;
+  const dnnl::memory::desc candidates[][2] = {{planned_src, planned_dst},
+                                              {AsType(ActivationDesc(src_as_dst), ct), planned_dst},
+                                              {AsType(AnyDesc(p.x), ct), planned_dst},
+                                              {AsType(AnyDesc(p.x), ct), AnyDesc(p.y)}};
+  std::optional<CF::primitive_desc> chosen;
+  for (const auto& c : candidates) {
+    std::optional<CF::primitive_desc> pd;
+    try {
+      pd = make_pd(c[0], c[1]);
+    } catch (const dnnl::error&) {
+      continue;  // this layout pair has no implementation within the target
+    }
+    if (!chosen) chosen = pd;
+    if (!IsReferenceImpl(pd->impl_info_str())) {
+      chosen = pd;
+      break;
+    }
+  }
+  if (!chosen) return nullptr;
+  const CF::primitive_desc& pd = *chosen;
 
   // Activations in the primitive's layout: the slot itself, or a kernel-owned buffer reordered from / to it.
   const bool src_direct = pd.src_desc() == src_slot, dst_direct = pd.dst_desc() == dst_slot;

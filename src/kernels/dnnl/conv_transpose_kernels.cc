@@ -5,6 +5,7 @@
 
 #include "kernels/dnnl/bf16_util.h"
 #include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
 #include "ops/nn/window_util.h"
 
@@ -99,7 +100,7 @@ KernelPtr PrepareConvTranspose(const OpView& v) {
   const dnnl::memory::desc x_md = AsType(src_md, ComputeType(v));
   const DF::desc d = p.has_bias ? DF::desc(prop, alg, x_md, w_md, b_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r)
                                 : DF::desc(prop, alg, x_md, w_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r);
-  const DF::primitive_desc pd(d, UserScratchpadAttr(), k->engine());
+  const DF::primitive_desc pd = SelectImpl(DF::primitive_desc(d, UserScratchpadAttr(), k->engine()), v.max_isa);
   std::vector<std::pair<int, dnnl::memory>> args = {
       {DNNL_ARG_SRC, InputAs(k.get(), 0, src_md, x_md)},
       {DNNL_ARG_WEIGHTS, WeightsMemory(k.get(), v, 1, w_plain, pd.weights_desc())},

@@ -121,11 +121,15 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
   }
 }
 
-StatusOr<std::vector<PackedWeights>> PackWeights(const exec::PrepareRequest& request) {
+StatusOr<KernelChoice> ChooseKernel(const exec::PrepareRequest& request) {
   GE_ASSIGN_OR_RETURN(std::unique_ptr<exec::PreparedKernel> k, PrepareDnnlKernel(request));
-  std::vector<PackedWeights> out;
+  KernelChoice choice;
   auto* dk = dynamic_cast<DnnlKernel*>(k.get());
-  if (dk == nullptr) return out;
+  if (dk == nullptr) return choice;
+  choice.prepared = true;
+  choice.impl = dk->impl_name();
+  choice.reference = dk->reference();
+  std::vector<PackedWeights>& out = choice.packed;
   try {
     for (const DnnlKernel::ReorderedWeights& w : dk->reordered_weights()) {
       PackedWeights p;
@@ -139,7 +143,7 @@ StatusOr<std::vector<PackedWeights>> PackWeights(const exec::PrepareRequest& req
   } catch (const dnnl::error& err) {
     return Internal(exec::NodeLabel(*request.node) + ": oneDNN: " + err.what());
   }
-  return out;
+  return choice;
 }
 
 bool DnnlSupports(const ir::Node& node) {

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/isa.h"
 #include "base/status.h"
 #include "ir/graph.h"
 #include "kernels/exec/prepared_kernel.h"
@@ -27,16 +28,27 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
 // PrepareDnnlKernel returning a kernel). Looks only at the node, its values' descs and constant values.
 bool DnnlSupports(const ir::Node& node);
 
-// Compile-time weight prepacking: the node's constant weights in the oneDNN layouts its kernel would reorder them
-// into at load (prepared here exactly as the loader will), each with its input index, layout string
-// (exec::kPackedLayoutAttr) and bytes. Empty when the kernel keeps every constant as it is, or the engine does not
-// take the node.
+// What the compiler learns by preparing a node's kernel exactly as the loader will (same descs, threads, target):
+// the implementation it runs (impl_name, e.g. "dnnl.conv(jit:avx2)"), whether that is a oneDNN reference
+// implementation, and the node's constant weights in the oneDNN layouts the kernel reorders them into, each with
+// its input index, layout string (exec::kPackedLayoutAttr) and bytes (compile-time weight prepacking). `prepared`
+// is false when the engine declines the node.
 struct PackedWeights {
   int input = -1;
   std::string layout;
   std::vector<uint8_t> bytes;
 };
-StatusOr<std::vector<PackedWeights>> PackWeights(const exec::PrepareRequest& request);
+struct KernelChoice {
+  bool prepared = false;
+  std::string impl;
+  bool reference = false;
+  std::vector<PackedWeights> packed;
+};
+StatusOr<KernelChoice> ChooseKernel(const exec::PrepareRequest& request);
+
+// The highest x86-64 level oneDNN runs kernels at in this process: the CPU's, capped by ONEDNN_MAX_CPU_ISA
+// (impl_select.cc). A model compiled for a higher target cannot get the kernels it was planned for here.
+IsaLevel DnnlMaxIsaLevel();
 
 // Whether this CPU runs oneDNN's bfloat16 kernels (AVX-512 BF16 or AMX): without them a request with allow_bf16
 // computes in float32 (bf16_util.cc).

@@ -1,5 +1,7 @@
 #include "kernels/dnnl/dnnl_kernel.h"
 
+#include "kernels/dnnl/impl_select.h"
+
 #include "kernels/dnnl/omp_threads.h"
 
 #include <algorithm>
@@ -94,6 +96,14 @@ void DnnlKernel::Finalize() {
     if (s.prim.get_kind() != dnnl::primitive::kind::reorder) {
       main = &s;
       break;
+    }
+  }
+  for (const Step& s : steps_) {
+    const char* step_info = nullptr;
+    if (dnnl_primitive_desc_query(s.prim.get_primitive_desc(), dnnl_query_impl_info_str, 0, &step_info) ==
+            dnnl_success &&
+        step_info != nullptr && IsReferenceImpl(step_info)) {
+      reference_ = true;
     }
   }
   const char* info = nullptr;

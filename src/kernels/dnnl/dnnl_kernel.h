@@ -28,6 +28,8 @@ class DnnlKernel final : public exec::PreparedKernel {
   // threads: OpenMP threads one run may use (>= 1).
   DnnlKernel(const ir::Node& node, std::string impl, int threads);
   const char* impl_name() const override { return impl_.c_str(); }
+  // Whether a step runs one of oneDNN's reference implementations (impl_select.h); known after Finalize.
+  bool reference() const { return reference_; }
 
   dnnl::engine& engine() { return engine_; }
   dnnl::stream& stream() { return stream_; }
@@ -87,6 +89,7 @@ class DnnlKernel final : public exec::PreparedKernel {
   dnnl::memory scratchpad_;  // u8 buffer of the largest step's scratchpad; empty when none needs one
   std::vector<ReorderedWeights> reordered_weights_;
   int copy_in_ = -1, copy_out_ = -1;
+  bool reference_ = false;
   size_t copy_bytes_ = 0;
 };
 

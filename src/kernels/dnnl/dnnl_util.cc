@@ -22,7 +22,10 @@ OpView OpView::FromRequest(const exec::PrepareRequest& r) {
   v.consts.resize(v.in.size(), nullptr);
   v.static_shapes = true;  // ValidateRequest has checked every present desc
   v.threads = r.intra_op_threads;
-  v.bf16 = r.allow_bf16 && CpuHasBf16();
+  v.max_isa = r.max_isa;
+  // bfloat16 kernels are AVX-512 ones: a model for a lower target computes in float32.
+  v.bf16 = r.allow_bf16 && CpuHasBf16() &&
+           (r.max_isa == IsaLevel::kNone || static_cast<int>(r.max_isa) >= static_cast<int>(IsaLevel::kX86_64_V4));
   v.UsePackedWeights();
   return v;
 }
@@ -64,7 +67,7 @@ namespace {
 
 bool FloatTensor(const TensorDesc& d, bool static_shapes, bool blocked_ok) {
   if (d.kind != ValueKind::kTensor || d.dtype != DataType::kFloat) return false;
-  const bool blocked = d.format == Format::kNC1HWC0 || d.format == Format::kNHWC;
+  const bool blocked = IsNonPlainLayout(d.format) && PrimaryFormat(d.format) != Format::kFractalZ;
   if (d.format != Format::kND && d.format != Format::kNCHW && !(blocked && blocked_ok)) return false;
   if (blocked && !d.shape.unknown_rank() && (d.shape.rank() < 3 || d.shape.rank() > 5)) return false;
   if (!static_shapes || d.shape.unknown_rank()) return true;
@@ -129,7 +132,9 @@ dnnl::memory::desc ActivationDesc(const TensorDesc& d) {
   using T = dnnl::memory::format_tag;
   const size_t r = d.shape.dims().size();
   T tag;
-  if (d.format == Format::kNC1HWC0) {
+  if (PrimaryFormat(d.format) == Format::kNC1HWC0 && FormatC0(d.format) == 8) {
+    tag = r == 3 ? T::nCw8c : r == 4 ? T::nChw8c : T::nCdhw8c;
+  } else if (d.format == Format::kNC1HWC0) {
     tag = r == 3 ? T::nCw16c : r == 4 ? T::nChw16c : T::nCdhw16c;
   } else if (d.format == Format::kNHWC) {
     tag = r == 3 ? T::nwc : r == 4 ? T::nhwc : T::ndhwc;

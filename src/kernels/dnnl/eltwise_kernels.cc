@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
 
 namespace ge::dnnl_kernels {
@@ -75,7 +76,7 @@ KernelPtr PrepareEltwise(const OpView& v) {
   for (const EltStep& s : *plan) {
     using EF = dnnl::eltwise_forward;
     const EF::desc d(dnnl::prop_kind::forward_inference, s.alg, md, s.alpha, s.beta);
-    const EF::primitive_desc pd(d, UserScratchpadAttr(), k->engine());
+    const EF::primitive_desc pd = SelectImpl(EF::primitive_desc(d, UserScratchpadAttr(), k->engine()), v.max_isa);
     k->AddStep(EF(pd), pd, {{DNNL_ARG_SRC, first ? src : dst}, {DNNL_ARG_DST, dst}});
     first = false;
   }

@@ -9,6 +9,7 @@
 
 #include "kernels/dnnl/bf16_util.h"
 #include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
 
 namespace ge::dnnl_kernels {
@@ -119,7 +120,7 @@ KernelPtr PrepareGemm(const OpView& v) {
   dnnl::primitive_attr attr = UserScratchpadAttr();
   attr.set_post_ops(ops);
   if (p.out_scale != 1.f) attr.set_output_scales(0, {p.out_scale});
-  const dnnl::matmul::primitive_desc pd(d, attr, k->engine());
+  const dnnl::matmul::primitive_desc pd = SelectImpl(dnnl::matmul::primitive_desc(d, attr, k->engine()), v.max_isa);
   std::vector<std::pair<int, dnnl::memory>> args = {
       {DNNL_ARG_SRC, InputAs(k.get(), 0, a_md, a_ct)},
       {DNNL_ARG_WEIGHTS, WeightsMemory(k.get(), v, 1, b_plain, pd.weights_desc())},

@@ -7,6 +7,7 @@
 
 #include "kernels/dnnl/bf16_util.h"
 #include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
 
 namespace ge::dnnl_kernels {
@@ -88,7 +89,7 @@ KernelPtr PrepareMatMul(const OpView& v) {
     if (!AppendEltwise(p.act, &ops)) return nullptr;
     attr.set_post_ops(ops);
   }
-  const dnnl::matmul::primitive_desc pd(d, attr, k->engine());
+  const dnnl::matmul::primitive_desc pd = SelectImpl(dnnl::matmul::primitive_desc(d, attr, k->engine()), v.max_isa);
   std::vector<std::pair<int, dnnl::memory>> args = {
       {DNNL_ARG_SRC, InputAs(k.get(), 0, a_md, a_ct)},
       {DNNL_ARG_WEIGHTS, WeightsMemory(k.get(), v, 1, b_plain, pd.weights_desc())},

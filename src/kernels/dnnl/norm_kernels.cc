@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
 
 namespace ge::dnnl_kernels {
@@ -96,7 +97,7 @@ KernelPtr PrepareFoldedBatchNorm(const OpView& v, const NormPlan& p) {
   dnnl::primitive_attr attr = UserScratchpadAttr();
   attr.set_post_ops(ops);
   const dnnl::binary::desc d(dnnl::algorithm::binary_mul, md, cmd, md);
-  const dnnl::binary::primitive_desc pd(d, attr, k->engine());
+  const dnnl::binary::primitive_desc pd = SelectImpl(dnnl::binary::primitive_desc(d, attr, k->engine()), v.max_isa);
   k->AddStep(dnnl::binary(pd), pd,
              {{DNNL_ARG_SRC_0, k->BindInput(0, md)},
               {DNNL_ARG_SRC_1, a},
@@ -122,7 +123,7 @@ KernelPtr PrepareNorm(const OpView& v) {
     const F flags = p.has_bias ? F::use_scale | F::use_shift : F::use_scale;
     using LF = dnnl::layer_normalization_forward;
     const LF::desc d(prop, md, p.eps, flags);
-    const LF::primitive_desc pd(d, UserScratchpadAttr(), k->engine());
+    const LF::primitive_desc pd = SelectImpl(LF::primitive_desc(d, UserScratchpadAttr(), k->engine()), v.max_isa);
     const dnnl::memory::desc cmd = PlainDesc({p.view[1]});
     std::vector<std::pair<int, dnnl::memory>> args = {{DNNL_ARG_SRC, k->BindInput(0, md)},
                                                       {DNNL_ARG_SCALE, k->BindInput(1, cmd)},
@@ -136,7 +137,7 @@ KernelPtr PrepareNorm(const OpView& v) {
   auto k = std::make_unique<DnnlKernel>(*v.node, "dnnl.batch_norm", v.threads);
   using BF = dnnl::batch_normalization_forward;
   const BF::desc d(prop, md, p.eps, F::use_global_stats | F::use_scale | F::use_shift);
-  const BF::primitive_desc pd(d, UserScratchpadAttr(), k->engine());
+  const BF::primitive_desc pd = SelectImpl(BF::primitive_desc(d, UserScratchpadAttr(), k->engine()), v.max_isa);
   const dnnl::memory::desc cmd = PlainDesc({p.view[1]});
   k->AddStep(BF(pd), pd,
              {{DNNL_ARG_SRC, k->BindInput(0, md)},

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
 #include "ops/nn/window_util.h"
 
@@ -103,12 +104,47 @@ KernelPtr PreparePool(const OpView& v) {
   if (!plan) return nullptr;
   const PoolPlan& p = *plan;
   auto k = std::make_unique<DnnlKernel>(*v.node, "dnnl.pool", v.threads);
-  const dnnl::memory::desc src_md = ActivationDesc(v.in[0]), dst_md = ActivationDesc(v.out[0]);
+  const dnnl::memory::desc src_slot = ActivationDesc(v.in[0]), dst_slot = ActivationDesc(v.out[0]);
   using PF = dnnl::pooling_v2_forward;
-  const PF::desc d(dnnl::prop_kind::forward_inference, p.alg, src_md, dst_md, p.strides, p.kernel, p.dilation, p.pad_l,
-                   p.pad_r);
-  const PF::primitive_desc pd(d, UserScratchpadAttr(), k->engine());
-  k->AddStep(PF(pd), pd, {{DNNL_ARG_SRC, k->BindInput(0, src_md)}, {DNNL_ARG_DST, k->BindOutput(0, dst_md)}});
+  auto make_pd = [&](const dnnl::memory::desc& src_md, const dnnl::memory::desc& dst_md) {
+    const PF::desc d(dnnl::prop_kind::forward_inference, p.alg, src_md, dst_md, p.strides, p.kernel, p.dilation,
+                     p.pad_l, p.pad_r);
+    return SelectImpl(PF::primitive_desc(d, UserScratchpadAttr(), k->engine()), v.max_isa);
+  };
+  // The slots' layouts, else (when that runs a reference implementation, e.g. plain NCHW on AVX2) the activation
+  // layouts with reorders from and to the slots.
+  std::optional<PF::primitive_desc> chosen;
+  std::vector<std::pair<dnnl::memory::desc, dnnl::memory::desc>> candidates = {{src_slot, dst_slot}};
+  for (Format f : {Format::kNHWC, Format::kNC1HWC0}) {
+    for (int64_t c0 : {int64_t{8}, int64_t{16}}) {
+      if (f == Format::kNHWC && c0 == 16) continue;
+      TensorDesc x = v.in[0], y = v.out[0];
+      x.format = y.format = f == Format::kNC1HWC0 ? WithC0(f, c0) : f;
+      candidates.push_back({ActivationDesc(x), ActivationDesc(y)});
+    }
+  }
+  for (const auto& [src_md, dst_md] : candidates) {
+    std::optional<PF::primitive_desc> pd;
+    try {
+      pd = make_pd(src_md, dst_md);
+    } catch (const dnnl::error&) {
+      continue;
+    }
+    if (!chosen) chosen = pd;
+    if (!IsReferenceImpl(pd->impl_info_str())) {
+      chosen = pd;
+      break;
+    }
+  }
+  if (!chosen) return nullptr;
+  const PF::primitive_desc& pd = *chosen;
+  const bool src_direct = pd.src_desc() == src_slot, dst_direct = pd.dst_desc() == dst_slot;
+  const dnnl::memory x_slot = k->BindInput(0, src_slot), y_slot = k->BindOutput(0, dst_slot);
+  const dnnl::memory x = src_direct ? x_slot : k->OwnedMemory(pd.src_desc());
+  const dnnl::memory y = dst_direct ? y_slot : k->OwnedMemory(pd.dst_desc());
+  if (!src_direct) AddReorder(k.get(), x_slot, x);
+  k->AddStep(PF(pd), pd, {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}});
+  if (!dst_direct) AddReorder(k.get(), y, y_slot);
   k->Finalize();
   return k;
 }

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "kernels/dnnl/dnnl_kernel.h"
+#include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
 
 namespace ge::dnnl_kernels {
@@ -49,7 +50,7 @@ KernelPtr PrepareSoftmax(const OpView& v) {
   using SF = dnnl::softmax_v2_forward;
   const SF::desc d(dnnl::prop_kind::forward_inference,
                    log ? dnnl::algorithm::softmax_log : dnnl::algorithm::softmax_accurate, md, md, 1);
-  const SF::primitive_desc pd(d, UserScratchpadAttr(), k->engine());
+  const SF::primitive_desc pd = SelectImpl(SF::primitive_desc(d, UserScratchpadAttr(), k->engine()), v.max_isa);
   k->AddStep(SF(pd), pd, {{DNNL_ARG_SRC, k->BindInput(0, md)}, {DNNL_ARG_DST, k->BindOutput(0, md)}});
   k->Finalize();
   return k;

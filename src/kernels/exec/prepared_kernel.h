@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/isa.h"
 #include "base/status.h"
 #include "base/tensor.h"
 #include "base/tensor_desc.h"
@@ -62,6 +63,9 @@ struct PrepareRequest {
   int intra_op_threads = 1;  // threads one kernel may use (engines with their own thread runtime, e.g. oneDNN/OpenMP)
   // The model's precision_mode is allow_bf16: float32 in and out, but an engine may compute in bfloat16.
   bool allow_bf16 = false;
+  // The model's target ISA (`ge compile --target`): engines choose only implementations it allows, so a model
+  // compiled for x86-64-v3 runs the same kernels on an AVX-512 CPU. kNone: whatever this CPU runs best.
+  IsaLevel max_isa = IsaLevel::kNone;
 };
 
 // An engine's kernel factory (e.g. the dnnl engine's): a kernel for the request, nullptr when the engine does not

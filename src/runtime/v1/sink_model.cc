@@ -1,5 +1,6 @@
 #include "runtime/v1/sink_model.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <list>
 #include <unordered_set>
@@ -117,6 +118,7 @@ struct SinkModel::Impl {
   std::unique_ptr<ir::Model> ir;  // constants borrow the mapping
   std::vector<IoDesc> inputs, outputs;
   SinkModelStats stats;
+  IsaLevel target = IsaLevel::kNone;  // MODEL_DEF target_isa: the highest implementation level kernels may use
 
   void* feature_map = nullptr;
   bool owns_feature_map = false;
@@ -293,6 +295,7 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def, const proto::
     req.seed = def.seed() + static_cast<uint64_t>(t.node());
     req.intra_op_threads = device->thread_pool().num_threads();
     req.allow_bf16 = def.precision_mode() == "allow_bf16";
+    req.max_isa = target;
     for (const ir::Value* v : n->inputs()) {
       req.input_descs.push_back(v != nullptr ? v->desc() : TensorDesc());
       req.const_inputs.push_back(v != nullptr && v->is_constant() ? v->const_value() : nullptr);
@@ -317,6 +320,7 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def, const proto::
       GE_RETURN_IF_ERROR(Resolve(index_of.at(n->output(i)), &io.outputs[i], what));
     }
     if (std::string((*k)->impl_name()) == "ref") ++stats.num_ref_kernels;
+    ++stats.impls[(*k)->impl_name()];
     kernels[t.node()] = std::move(*k);
   }
   for (size_t i = 0; i < nodes.size(); ++i) {
@@ -375,6 +379,29 @@ Status SinkModel::Impl::DoTaskSink(const proto::ModelDefProto& def, const proto:
   return Status::Ok();
 }
 
+// The model's target ISA (MODEL_DEF target_isa): kernels are prepared with implementations of at most that level,
+// as at compile time. A model for a level above what oneDNN runs here (the CPU, or ONEDNN_MAX_CPU_ISA) is refused:
+// its layouts and weights were planned for kernels this machine cannot run, which could only run as reference
+// implementations, many times slower.
+static Status CheckTarget(const proto::ModelDefProto& def, IsaLevel* target) {
+  *target = IsaLevel::kNone;
+  if (def.target_isa().empty()) return Status::Ok();  // compiled before --target existed: no limit
+  if (!ParseIsaLevel(def.target_isa(), target)) {
+    return DataLoss("MODEL_DEF: unknown target ISA '" + def.target_isa() + "'");
+  }
+  const IsaLevel here = dnnl_kernels::DnnlMaxIsaLevel();
+  if (static_cast<int>(*target) > static_cast<int>(here)) {
+    const char* cap = std::getenv("ONEDNN_MAX_CPU_ISA");
+    const bool capped = cap != nullptr && static_cast<int>(IsaLevelOf(HostIsa().features)) > static_cast<int>(here);
+    return FailedPrecondition(std::string("the model was compiled for ") + IsaLevelName(*target) +
+                              ", but this machine runs oneDNN kernels only up to " + IsaLevelName(here) +
+                              (capped ? std::string(" (ONEDNN_MAX_CPU_ISA=") + cap + ")" : std::string()) +
+                              ": recompile it with ge compile --target=" + IsaLevelName(here) +
+                              " (or --target=native on this machine)");
+  }
+  return Status::Ok();
+}
+
 StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::OmReader> om, rt::Device* device,
                                                      const SinkModelOptions& options) {
   if (om == nullptr || device == nullptr) return InvalidArgument("SinkModel::Load: null reader or device");
@@ -397,6 +424,8 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
   if (task_bytes.size > INT32_MAX || !tasks.ParseFromArray(task_bytes.data, static_cast<int>(task_bytes.size))) {
     return DataLoss("TASK_INFO does not parse");
   }
+  GE_RETURN_IF_ERROR(CheckTarget(def, &impl->target));
+  impl->stats.target = def.target_isa();
   auto weights = om->weights();
   {
     auto m = om::ModelFromProto(def.ir(), weights.get());

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -45,6 +46,8 @@ struct SinkModelStats {
   size_t num_tasks = 0;            // over all streams
   size_t num_zero_copy_slots = 0;  // kernel argument slots patched per execution
   size_t num_ref_kernels = 0;      // nodes that run the reference-kernel adapter
+  std::string target;              // the x86-64 level the model was compiled for; "" in older models
+  std::map<std::string, int> impls;  // kernel implementation name (PreparedKernel::impl_name) -> nodes
 };
 
 class SinkModel final : public ExecutableModel {

@@ -1,4 +1,4 @@
-#include "om/isa.h"
+#include "base/isa.h"
 
 #include <cstring>
 
@@ -6,14 +6,14 @@
 #include <cpuid.h>
 #endif
 
-namespace ge::om {
+namespace ge {
 
 namespace {
 
 const char* FeatureName(int bit) {
-  static const char* const kNames[] = {"AVX2",       "FMA",         "F16C",     "AVX-512F",
-                                       "AVX-512BW",  "AVX-512VL",   "AVX-512-VNNI", "AVX-512-BF16",
-                                       "AMX-TILE",   "AMX-INT8",    "AMX-BF16"};
+  static const char* const kNames[] = {"AVX2",      "FMA",       "F16C",         "AVX-512F",     "AVX-512BW",
+                                       "AVX-512VL", "AVX-512-VNNI", "AVX-512-BF16", "AMX-TILE",   "AMX-INT8",
+                                       "AMX-BF16",  "AVX-512DQ", "AVX-512CD",    "SSE4.2",       "POPCNT"};
   return bit < static_cast<int>(sizeof(kNames) / sizeof(kNames[0])) ? kNames[bit] : nullptr;
 }
 
@@ -35,12 +35,14 @@ IsaFingerprint Detect() {
   std::memcpy(vendor + 8, &c, 4);
   fp.vendor = vendor;
   __get_cpuid(1, &a, &b, &c, &d);
+  uint64_t f = 0;
+  if (c & (1u << 20)) f |= kIsaSse42;
+  if (c & (1u << 23)) f |= kIsaPopcnt;
   const bool osxsave = c & (1u << 27);
   const uint64_t xcr0 = osxsave ? ReadXcr0() : 0;
   const bool avx_os = (xcr0 & 0x6) == 0x6;
   const bool avx512_os = avx_os && (xcr0 & 0xE0) == 0xE0;
   const bool amx_os = (xcr0 & 0x60000) == 0x60000;
-  uint64_t f = 0;
   if (avx_os && (c & (1u << 28))) {
     if (c & (1u << 12)) f |= kIsaFma;
     if (c & (1u << 29)) f |= kIsaF16c;
@@ -51,6 +53,8 @@ IsaFingerprint Detect() {
     if (avx_os && (b & (1u << 5))) f |= kIsaAvx2;
     if (avx512_os) {
       if (b & (1u << 16)) f |= kIsaAvx512F;
+      if (b & (1u << 17)) f |= kIsaAvx512DQ;
+      if (b & (1u << 28)) f |= kIsaAvx512CD;
       if (b & (1u << 30)) f |= kIsaAvx512BW;
       if (b & (1u << 31)) f |= kIsaAvx512VL;
       if (c & (1u << 11)) f |= kIsaAvx512Vnni;
@@ -100,4 +104,45 @@ Status CheckIsa(uint64_t required, uint64_t available) {
                             "); recompile the model on this machine");
 }
 
-}  // namespace ge::om
+const char* IsaLevelName(IsaLevel level) {
+  switch (level) {
+    case IsaLevel::kX86_64_V2: return "x86-64-v2";
+    case IsaLevel::kX86_64_V3: return "x86-64-v3";
+    case IsaLevel::kX86_64_V4: return "x86-64-v4";
+    case IsaLevel::kNone: break;
+  }
+  return "none";
+}
+
+bool ParseIsaLevel(const std::string& name, IsaLevel* level) {
+  for (IsaLevel l : {IsaLevel::kX86_64_V2, IsaLevel::kX86_64_V3, IsaLevel::kX86_64_V4}) {
+    if (name == IsaLevelName(l)) {
+      *level = l;
+      return true;
+    }
+  }
+  return false;
+}
+
+uint64_t IsaLevelFeatures(IsaLevel level) {
+  const uint64_t v2 = kIsaSse42 | kIsaPopcnt;
+  const uint64_t v3 = v2 | kIsaAvx2 | kIsaFma | kIsaF16c;
+  const uint64_t v4 = v3 | kIsaAvx512F | kIsaAvx512BW | kIsaAvx512CD | kIsaAvx512DQ | kIsaAvx512VL;
+  switch (level) {
+    case IsaLevel::kX86_64_V2: return v2;
+    case IsaLevel::kX86_64_V3: return v3;
+    case IsaLevel::kX86_64_V4: return v4;
+    case IsaLevel::kNone: break;
+  }
+  return 0;
+}
+
+IsaLevel IsaLevelOf(uint64_t features) {
+  for (IsaLevel l : {IsaLevel::kX86_64_V4, IsaLevel::kX86_64_V3, IsaLevel::kX86_64_V2}) {
+    const uint64_t need = IsaLevelFeatures(l);
+    if ((features & need) == need) return l;
+  }
+  return IsaLevel::kNone;
+}
+
+}  // namespace ge

@@ -1,0 +1,90 @@
+// KernelSelection ("ask the engine, never guess"): every dnnl node's kernel is prepared here exactly as the loader
+// will prepare it (same descs, thread count, precision mode and target ISA). The engine walks its candidates
+// (implementations within the target, layouts with and without reorders; kernels/dnnl/impl_select.h) and keeps
+// the first that is not a reference implementation; the pass records what it chose in the node attribute
+// kKernelImplAttr (shown by `ge inspect`) and reports nodes left on a reference implementation.
+//
+// With prepacking on (DESIGN.md §3 VariableOpPass, variable acceleration applied to constants) the weights the
+// kernel reorders become a FRACTAL_Z byte constant with the node attributes of kernels/exec/packed_weights.h, so
+// loading maps them instead of reordering. The original constant goes when nothing else reads it. Runs on static
+// root graphs after format selection.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "compiler/passes/passes.h"
+#include "kernels/dnnl/dnnl_engine.h"
+#include "kernels/exec/packed_weights.h"
+
+namespace ge::compiler {
+namespace {
+
+exec::PrepareRequest RequestFor(const ir::Model& model, const ir::Node& n, int threads, bool allow_bf16,
+                                IsaLevel target) {
+  exec::PrepareRequest r;
+  r.node = &n;
+  r.allow_bf16 = allow_bf16;
+  r.max_isa = target;
+  r.opset = model.OpsetFor(n.domain());
+  r.intra_op_threads = threads;
+  for (const ir::Value* v : n.inputs()) {
+    r.input_descs.push_back(v != nullptr ? v->desc() : TensorDesc());
+    r.const_inputs.push_back(v != nullptr && v->is_constant() ? v->const_value() : nullptr);
+  }
+  for (const ir::Value* v : n.outputs()) r.output_descs.push_back(v != nullptr ? v->desc() : TensorDesc());
+  return r;
+}
+
+class KernelSelectionPass : public GraphPass {
+ public:
+  KernelSelectionPass(int threads, bool prepack, KernelSelectionReport* report)
+      : threads_(threads), prepack_(prepack), report_(report) {}
+  const char* name() const override { return "KernelSelection"; }
+
+  StatusOr<bool> Run(ir::Model& model, const PassContext& ctx) override {
+    ir::Graph& g = *model.graph;
+    // Under allow_bf16 the kernels convert constant weights to bfloat16 once: those are the bytes to store.
+    const bool allow_bf16 = ctx.Option("ge.exec.precision_mode", "fp32") == "allow_bf16";
+    bool changed = false;
+    for (ir::Node* n : g.nodes()) {
+      if (n->engine() != dnnl_kernels::kDnnlEngineName) continue;
+      GE_ASSIGN_OR_RETURN(dnnl_kernels::KernelChoice choice,
+                          dnnl_kernels::ChooseKernel(RequestFor(model, *n, threads_, allow_bf16, ctx.target)));
+      if (!choice.prepared) continue;  // the loader falls back to ge's own kernels, as it will at load
+      n->attrs().Set(kKernelImplAttr, ir::AttrValue::String(choice.impl));
+      if (report_ != nullptr) {
+        ++report_->impls[choice.impl];
+        if (choice.reference) report_->reference_nodes.push_back(n->name() + " (" + choice.impl + ")");
+      }
+      changed = true;
+      // One packed input per node is what the attributes describe; the engine's kernels have one weights input.
+      if (!prepack_ || n->attrs().Has(exec::kPackedInputAttr) || choice.packed.size() != 1) continue;
+      dnnl_kernels::PackedWeights& p = choice.packed.front();
+      ir::Value* original = n->input(p.input);
+      const int64_t bytes = static_cast<int64_t>(p.bytes.size());
+      GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(DataType::kUint8, {bytes}));
+      std::copy(p.bytes.begin(), p.bytes.end(), t.data<uint8_t>());
+      ir::Value* v = g.AddConstant(g.UniqueValueName(original->name() + "_packed"), std::move(t));
+      v->desc().format = Format::kFractalZ;
+      n->attrs().Set(exec::kPackedInputAttr, ir::AttrValue::Int(p.input));
+      n->attrs().Set(exec::kPackedLayoutAttr, ir::AttrValue::String(std::move(p.layout)));
+      n->attrs().Set(exec::kPackedShapeAttr, ir::AttrValue::Ints(original->desc().shape.dims()));
+      n->SetInput(p.input, v);
+    }
+    if (changed) g.RemoveDeadValues();
+    return changed;
+  }
+
+ private:
+  int threads_;
+  bool prepack_;
+  KernelSelectionReport* report_;
+};
+
+}  // namespace
+
+std::unique_ptr<GraphPass> CreateKernelSelectionPass(int threads, bool prepack, KernelSelectionReport* report) {
+  return std::make_unique<KernelSelectionPass>(threads, prepack, report);
+}
+
+}  // namespace ge::compiler
