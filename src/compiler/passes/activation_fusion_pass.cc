@@ -4,6 +4,8 @@
 //     activation (activation_pattern.h)                                    -> ge::FusedConv(X, W, [B], [Sum])
 //   Gemm / ge::FusedGemm without activation: an activation                 -> ge::FusedGemm
 //   MatMul / ge::FusedMatMul without activation: an activation             -> ge::FusedMatMul
+//   BatchNormalization (inference) left after BN folding, e.g. DenseNet's pre-activation BN + ReLU
+//                                                                          -> ge::FusedBatchNormalization
 // Every value a fusion removes must have no other use and not be a graph output or read by a subgraph. The fused
 // node keeps the base node's name and attributes and produces the last removed node's output.
 #include <set>
@@ -19,7 +21,11 @@ namespace {
 
 // The fused op a node can grow into: Conv -> FusedConv, and so on; nullptr when it cannot take more.
 const char* FusedOpFor(const ir::Node* n) {
-  static const char* const kBases[][2] = {{"Conv", "FusedConv"}, {"Gemm", "FusedGemm"}, {"MatMul", "FusedMatMul"}};
+  static const char* const kBases[][2] = {{"Conv", "FusedConv"},
+                                          {"Gemm", "FusedGemm"},
+                                          {"MatMul", "FusedMatMul"},
+                                          {"BatchNormalization", "FusedBatchNormalization"}};
+  if (IsOnnxOp(n, "BatchNormalization") && n->attrs().GetInt("training_mode", 0) != 0) return nullptr;
   for (const auto& b : kBases) {
     if (IsOnnxOp(n, b[0])) return b[1];
     if (n->domain() == kFusedDomain && n->op_type() == b[1]) {

@@ -82,6 +82,21 @@ TEST(ActivationFusionPass, ConvRelu) {
 })")) << f.dump;
 }
 
+TEST(ActivationFusionPass, BatchNormRelu) {
+  Fused f = FuseAndCompare(R"(opset "" 17
+graph g(%x: float32[1,2,3,3]) {
+  const %s: float32[2] = [1.5, 0.5]
+  const %b: float32[2] = [0.25, -0.5]
+  const %m: float32[2] = [0.1, -0.2]
+  const %v: float32[2] = [2, 0.5]
+  bn: %n: float32[1,2,3,3] = BatchNormalization(%x, %s, %b, %m, %v)
+  relu: %y = Relu(%n)
+  return %y
+})");
+  EXPECT_TRUE(f.changed);
+  EXPECT_TRUE(Has(f.dump, R"(bn: %y = ge::FusedBatchNormalization(%x, %s, %b, %m, %v) {activation="Relu"})")) << f.dump;
+}
+
 TEST(ActivationFusionPass, EverySingleNodeActivation) {
   struct Case {
     std::string body;

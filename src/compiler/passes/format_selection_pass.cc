@@ -1,5 +1,6 @@
 // FormatSelection (DESIGN.md §3): one activation layout — NHWC (oneDNN nhwc, what its brgconv kernels run on) or
-// NC1HWC0 (nChw16c) — kept through chains of dnnl convolutions, pools and channel concats, with a ge::TransData
+// NC1HWC0 (nChw16c; nChw8c below x86-64-v4) — kept through chains of dnnl convolutions, pools, channel concats,
+// per-channel binaries and constant batch norms, with a ge::TransData
 // back to the plain layout only where a value leaves the chain (a consumer that reads plain tensors, or a graph
 // output). Plain values entering a chain need no node: the convolution kernels read plain sources (the first
 // layer's few channels are read plain by oneDNN's own kernels). No TransData is ever inserted into a chain, so no
@@ -17,7 +18,7 @@
 namespace ge::compiler {
 namespace {
 
-enum class Role { kNone, kConv, kPool, kConcat, kBinary };
+enum class Role { kNone, kConv, kPool, kConcat, kBinary, kChannelwise };
 
 bool PlainFloat4d(const ir::Value* v) {
   if (v == nullptr || v->is_constant()) return false;
@@ -70,6 +71,20 @@ bool MainOperand(const ir::Node& n, int i) {
   return x != nullptr && x->desc().shape.IsFullyKnown() && x->desc().shape.dims() == n.output(0)->desc().shape.dims();
 }
 
+// A dnnl BatchNormalization (plain or fused with an activation) with constant parameters: a per-channel
+// multiply-add that runs in the layout. In NC1HWC0 only without channel padding, which an activation with
+// f(0) != 0 would fill.
+bool ChannelwiseNorm(const ir::Node& n, Format layout) {
+  const bool bn = IsOnnx(n, "BatchNormalization") || (n.domain() == "ge" && n.op_type() == "FusedBatchNormalization");
+  if (!bn || !OnDnnl(n) || n.num_inputs() != 5) return false;
+  for (int i = 1; i < 5; ++i) {
+    if (n.input(i) == nullptr || !n.input(i)->is_constant()) return false;
+  }
+  const ir::Value* x = n.input(0);
+  if (x == nullptr || !x->desc().shape.IsFullyKnown() || x->desc().shape.rank() != 4) return false;
+  return PrimaryFormat(layout) != Format::kNC1HWC0 || x->desc().shape.dim(1) % FormatC0(layout) == 0;
+}
+
 Role RoleOf(const ir::Node& n, Format layout) {
   if (!SingleOutput(n)) return Role::kNone;
   const bool conv = IsOnnx(n, "Conv") || (n.domain() == "ge" && n.op_type() == "FusedConv");
@@ -79,6 +94,7 @@ Role RoleOf(const ir::Node& n, Format layout) {
   }
   if (BlockableConcat(n, layout)) return Role::kConcat;
   if (LayoutBinary(n)) return Role::kBinary;
+  if (ChannelwiseNorm(n, layout)) return Role::kChannelwise;
   return Role::kNone;
 }
 
@@ -102,7 +118,8 @@ class FormatSelectionPass : public GraphLevelPass {
         case Role::kConv:
           for (const ir::Use& u : y->uses()) want = want || ReadsBlocked(*u.node, u.input_index);
           break;
-        case Role::kPool: want = InputBlocked(*n, 0); break;
+        case Role::kPool:
+        case Role::kChannelwise: want = InputBlocked(*n, 0); break;
         case Role::kConcat:
           want = true;
           for (int i = 0; i < n->num_inputs(); ++i) want = want && InputBlocked(*n, i);
@@ -135,7 +152,8 @@ class FormatSelectionPass : public GraphLevelPass {
   bool ReadsBlocked(const ir::Node& n, int i) const {
     switch (RoleOf(n, layout_)) {
       case Role::kConv: return i == 0 || i == 3;  // X and the residual Sum
-      case Role::kPool: return i == 0;
+      case Role::kPool:
+      case Role::kChannelwise: return i == 0;
       case Role::kConcat: return true;
       case Role::kBinary: {
         if (MainOperand(n, i)) return true;

@@ -45,7 +45,7 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
       static const std::set<std::string> kOps = {
           "Conv", "ConvTranspose", "MatMul", "Gemm", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
           "Softmax", "LogSoftmax", "LayerNormalization", "BatchNormalization", "FusedConv", "FusedGemm",
-          "FusedMatMul", "Attention"};
+          "FusedMatMul", "Attention", "FusedBatchNormalization"};
       return kOps.count(n.op_type()) != 0 && dnnl_kernels::DnnlSupports(n);
     };
     rules.insert(rules.begin(), EngineRule{dnnl_kernels::kDnnlEngineName, heavy});

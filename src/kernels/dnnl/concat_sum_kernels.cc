@@ -59,8 +59,19 @@ KernelPtr PrepareConcatSum(const OpView& v) {
   std::vector<dnnl::memory::desc> mds;
   std::vector<std::pair<int, dnnl::memory>> args;
   for (int i = 0; i < v.num_in(); ++i) {
-    mds.push_back(ActivationDesc(v.in[i]));
-    args.push_back({DNNL_ARG_MULTIPLE_SRC + i, k->BindInput(i, mds.back())});
+    // oneDNN concatenates inputs of one layout with its fast implementation and mixed ones with its reference
+    // one: an input stored in another layout than the output is reordered into the output's first.
+    TensorDesc as_out = v.in[i];
+    as_out.format = v.out[0].format;
+    const dnnl::memory::desc slot_md = ActivationDesc(v.in[i]), md = ActivationDesc(as_out);
+    const dnnl::memory slot = k->BindInput(i, slot_md);
+    dnnl::memory src = slot;
+    if (md != slot_md) {
+      src = k->OwnedMemory(md);
+      AddReorder(k.get(), slot, src);
+    }
+    mds.push_back(md);
+    args.push_back({DNNL_ARG_MULTIPLE_SRC + i, src});
   }
   args.push_back({DNNL_ARG_DST, k->BindOutput(0, y_md)});
   if (plan->concat) {

@@ -17,6 +17,7 @@ struct NormPlan {
   bool layer = false, has_bias = false;
   float eps = 1e-5f;
   Dims view;  // LayerNorm: [rows, cols]; BatchNorm: [N, C] or [N, C, spatial]
+  std::vector<EltStep> act;  // ge::FusedBatchNormalization's activation
 };
 
 // True when p (unidirectionally broadcast) covers every element of target, i.e. p is target with leading 1s.
@@ -58,6 +59,13 @@ std::optional<NormPlan> PlanBatchNorm(const OpView& v) {
   }
   if (a.GetInt("training_mode", 0) != 0 || a.GetInt("spatial", 1) != 1) return std::nullopt;
   if (v.in_rank(0) >= 0 && v.in_rank(0) < 2) return std::nullopt;
+  if (v.node->domain() == "ge" && (!ParseActivation(a, &p.act) || !EltwiseChainOk(p.act))) return std::nullopt;
+  // Activation layouts (NHWC, NC1HWC0) only for the per-channel multiply-add of constant parameters.
+  const bool blocked = IsNonPlainLayout(v.in[0].format) || IsNonPlainLayout(v.out[0].format);
+  if (blocked && !(v.const_in(1) && v.const_in(2) && v.const_in(3) && v.const_in(4))) return std::nullopt;
+  if (v.node->domain() == "ge" && !(v.const_in(1) && v.const_in(2) && v.const_in(3) && v.const_in(4))) {
+    return std::nullopt;  // the fused form is only planned as that multiply-add
+  }
   if (!v.static_shapes) return p;
   const Dims& d = v.in_dims(0);
   if (v.out_dims(0) != d) return std::nullopt;
@@ -73,15 +81,19 @@ std::optional<NormPlan> PlanNorm(const OpView& v) {
   return v.node->op_type() == "LayerNormalization" ? PlanLayerNorm(v) : PlanBatchNorm(v);
 }
 
-// BatchNormalization with constant parameters as y = x * a + b per channel (a = scale / sqrt(var + eps),
-// b = B - mean * a, computed in double at prepare like ref): one binary mul with a binary add post-op, which runs
-// vectorized on plain NCHW where oneDNN's batch normalization has only its reference implementation.
+// BatchNormalization with constant parameters as y = act(x * a + b) per channel (a = scale / sqrt(var + eps),
+// b = B - mean * a, computed in double at prepare like ref): one binary mul with a binary add and the activation
+// as post-ops, which runs vectorized on plain NCHW, where oneDNN's batch normalization has only its reference
+// implementation, and on the activation layouts of convolution chains (format selection).
 KernelPtr PrepareFoldedBatchNorm(const OpView& v, const NormPlan& p) {
   auto k = std::make_unique<DnnlKernel>(*v.node, "dnnl.batch_norm_folded", v.threads);
   const int64_t c = p.view[1];
-  Dims cd(p.view.size(), 1);
+  const bool blocked = IsNonPlainLayout(v.in[0].format) || IsNonPlainLayout(v.out[0].format);
+  Dims cd(blocked ? v.in_dims(0).size() : p.view.size(), 1);
   cd[1] = c;
-  const dnnl::memory::desc md = PlainDesc(p.view), cmd = PlainDesc(cd);
+  const dnnl::memory::desc cmd = PlainDesc(cd);
+  const dnnl::memory::desc x_md = blocked ? ActivationDesc(v.in[0]) : PlainDesc(p.view);
+  const dnnl::memory::desc y_md = blocked ? ActivationDesc(v.out[0]) : PlainDesc(p.view);
   const dnnl::memory a = k->OwnedMemory(cmd), b = k->OwnedMemory(cmd);
   float* ap = static_cast<float*>(a.get_data_handle());
   float* bp = static_cast<float*>(b.get_data_handle());
@@ -94,15 +106,16 @@ KernelPtr PrepareFoldedBatchNorm(const OpView& v, const NormPlan& p) {
   }
   dnnl::post_ops ops;
   ops.append_binary(dnnl::algorithm::binary_add, cmd);
+  if (!AppendEltwise(p.act, &ops)) return nullptr;
   dnnl::primitive_attr attr = UserScratchpadAttr();
   attr.set_post_ops(ops);
-  const dnnl::binary::desc d(dnnl::algorithm::binary_mul, md, cmd, md);
+  const dnnl::binary::desc d(dnnl::algorithm::binary_mul, x_md, cmd, y_md);
   const dnnl::binary::primitive_desc pd = SelectImpl(dnnl::binary::primitive_desc(d, attr, k->engine()), v.max_isa);
   k->AddStep(dnnl::binary(pd), pd,
-             {{DNNL_ARG_SRC_0, k->BindInput(0, md)},
+             {{DNNL_ARG_SRC_0, k->BindInput(0, x_md)},
               {DNNL_ARG_SRC_1, a},
               {DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, b},
-              {DNNL_ARG_DST, k->BindOutput(0, md)}});
+              {DNNL_ARG_DST, k->BindOutput(0, y_md)}});
   k->Finalize();
   return k;
 }
@@ -134,6 +147,7 @@ KernelPtr PrepareNorm(const OpView& v) {
     return k;
   }
   if (v.const_in(1) && v.const_in(2) && v.const_in(3) && v.const_in(4)) return PrepareFoldedBatchNorm(v, p);
+  if (!p.act.empty()) return nullptr;
   auto k = std::make_unique<DnnlKernel>(*v.node, "dnnl.batch_norm", v.threads);
   using BF = dnnl::batch_normalization_forward;
   const BF::desc d(prop, md, p.eps, F::use_global_stats | F::use_scale | F::use_shift);

@@ -73,5 +73,19 @@ TEST(DnnlBatchNorm, Inference) {
   ExpectDeclined(t);
 }
 
+TEST(DnnlBatchNorm, FusedActivation) {
+  std::mt19937 rng(46);
+  for (const char* act : {"Relu", "Sigmoid", "Clip"}) {
+    ir::AttrMap a = Attrs({{"epsilon", AV::Float(1e-3f)}, {"activation", AV::String(act)}});
+    if (std::string(act) == "Clip") a.Set("activation_params", AV::Floats({-0.5f, 0.75f}));
+    Case c("FusedBatchNormalization",
+           {RandomTensor({2, 4, 5, 6}, rng), RandomTensor({4}, rng), RandomTensor({4}, rng), RandomTensor({4}, rng),
+            RandomTensor({4}, rng, 0.5, 2)},
+           {false, true, true, true, true}, a, "ge");
+    c.opset = 1;
+    ExpectDnnlMatchesRef(c);
+  }
+}
+
 }  // namespace
 }  // namespace ge::dnnl_kernels::testing

@@ -3,6 +3,7 @@
 //   ge::FusedConv(X, W, [B], [Sum]) -> Y     Y = act(Conv(X, W, B) + Sum), Sum of Y's shape and dtype
 //   ge::FusedGemm(A, B, [C]) -> Y            Y = act(Gemm(A, B, C))
 //   ge::FusedMatMul(A, B, [Bias]) -> Y       Y = act(MatMul(A, B) + Bias), Bias 1-D over Y's last dim
+//   ge::FusedBatchNormalization(X, scale, B, mean, var) -> Y   Y = act(BatchNormalization(...)), inference only
 #include "ops/families.h"
 #include "ops/fused/fused_activation.h"
 #include "ops/fused/trans_data_op.h"
@@ -20,6 +21,7 @@ const OpRegistry& BaseOps() {
   static const OpRegistry* registry = [] {
     auto* r = new OpRegistry();
     nn::RegisterConvOps(r);
+    nn::RegisterNormOps(r);
     RegisterMatMulOps(r);
     return r;
   }();
@@ -116,12 +118,19 @@ Status InferFusedMatMul(InferContext& ctx) {
   return CheckActivation(ctx);
 }
 
+Status InferFusedBatchNorm(InferContext& ctx) {
+  if (ctx.attr().GetInt("training_mode", 0) != 0) return ctx.Error("a fused BatchNormalization is inference only");
+  GE_RETURN_IF_ERROR(InferBase(ctx, "BatchNormalization"));
+  return CheckActivation(ctx);
+}
+
 }  // namespace
 
 void RegisterFusedOps(OpRegistry* r) {
   r->Add({"ge", "FusedConv", 2, 4, 1, 1, InferFusedConv});
   r->Add({"ge", "FusedGemm", 2, 3, 1, 1, InferFusedGemm});
   r->Add({"ge", "FusedMatMul", 2, 3, 1, 1, InferFusedMatMul});
+  r->Add({"ge", "FusedBatchNormalization", 5, 5, 1, 1, InferFusedBatchNorm});
   r->Add({"ge", "TransData", 1, 1, 1, 1, InferTransData});
   RegisterTransformerOps(r);
 }

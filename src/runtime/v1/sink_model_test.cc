@@ -190,7 +190,7 @@ std::string PositiveList(int n) {
 }
 
 // A small CNN: channel counts that are not multiples of 16 (NC1HWC0 padding), a residual sum, pooling, a channel
-// concat, a BatchNormalization no convolution absorbs (densenet), a squeeze-and-excitation scale (broadcast Mul), a layout boundary before Flatten and a graph output that
+// concat, a BatchNormalization + Relu no convolution absorbs (densenet's pre-activation), a squeeze-and-excitation scale (broadcast Mul), a layout boundary before Flatten and a graph output that
 // is a convolution chain's value.
 std::string SmallCnn() {
   return R"(
@@ -217,7 +217,8 @@ graph cnn(%x: float32[1,3,12,12]) {
   c2: %a2 = Conv(%p, %w2)
   c3: %a3 = Conv(%p, %w3) {pads=[1,1,1,1]}
   cat: %k = Concat(%a2, %a3) {axis=1}
-  bn: %kb = BatchNormalization(%k, %bn_s, %bn_b, %bn_m, %bn_v)
+  bn: %kn = BatchNormalization(%k, %bn_s, %bn_b, %bn_m, %bn_v)
+  bn_relu: %kb = Relu(%kn)
   c4: %a4 = Conv(%kb, %w4)
   se_pool: %sp = GlobalAveragePool(%a4)
   se_conv: %sc = Conv(%sp, %wse)

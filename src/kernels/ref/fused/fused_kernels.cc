@@ -1,4 +1,5 @@
 // Reference kernels of the ge:: fused ops: each runs the kernel of the ONNX op it extends (Conv, Gemm, MatMul,
+// BatchNormalization,
 // taken from the nn and math families' registration functions), then the epilogue (fused_epilogue.h) in place on
 // its output, so a fused node computes exactly what its unfused nodes compute.
 #include <string>
@@ -18,6 +19,7 @@ const KernelRegistry& BaseKernels() {
   static const KernelRegistry* registry = [] {
     auto* r = new KernelRegistry();
     nn::RegisterConvKernels(r);
+    nn::RegisterNormKernels(r);
     RegisterMatMulRefKernels(r);
     return r;
   }();
@@ -71,6 +73,7 @@ Status RunFused(KernelContext& ctx, const char* base, int add_input, AddKind add
 Status RefFusedConv(KernelContext& ctx) { return RunFused(ctx, "Conv", 3, AddKind::kSameShape); }
 Status RefFusedGemm(KernelContext& ctx) { return RunFused(ctx, "Gemm", -1, AddKind::kNone); }
 Status RefFusedMatMul(KernelContext& ctx) { return RunFused(ctx, "MatMul", 2, AddKind::kLastDim); }
+Status RefFusedBatchNorm(KernelContext& ctx) { return RunFused(ctx, "BatchNormalization", -1, AddKind::kNone); }
 
 }  // namespace
 
@@ -80,6 +83,7 @@ void RegisterFusedRefKernels(KernelRegistry* r) {
   r->Add("ge", "FusedConv", RefFusedConv);
   r->Add("ge", "FusedGemm", RefFusedGemm);
   r->Add("ge", "FusedMatMul", RefFusedMatMul);
+  r->Add("ge", "FusedBatchNormalization", RefFusedBatchNorm);
   RegisterTransformerRefKernels(r);
 }
 

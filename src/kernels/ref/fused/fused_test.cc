@@ -126,6 +126,26 @@ TEST(FusedConv, Float16RoundsAfterEveryStep) {
   }
 }
 
+TEST(FusedBatchNormalization, EveryActivation) {
+  auto fused = FusedTester();
+  auto nn = NnTester();
+  Tensor x = Random(DataType::kFloat, {2, 3, 4, 5}, 21), scale = Random(DataType::kFloat, {3}, 22);
+  Tensor bias = Random(DataType::kFloat, {3}, 23), mean = Random(DataType::kFloat, {3}, 24);
+  Tensor var = Tensor::FromVector<float>({0.5f, 1.5f, 2.f}, {3});
+  ir::AttrMap bn;
+  bn.Set("epsilon", ir::AttrValue::Float(1e-3f));
+  Tensor base = nn.Run1("BatchNormalization", {x, scale, bias, mean, var}, bn).value();
+  for (const Act& act : Activations()) {
+    ir::AttrMap a = bn;
+    SetActivation(act, &a);
+    auto y = RunFused(fused, "FusedBatchNormalization", {x, scale, bias, mean, var}, a);
+    ASSERT_TRUE(y.ok()) << y.status().ToString();
+    ExpectEpilogue(*y, base, nullptr, 0, act, 1e-6);
+  }
+  bn.Set("training_mode", ir::AttrValue::Int(1));
+  EXPECT_FALSE(RunFused(fused, "FusedBatchNormalization", {x, scale, bias, mean, var}, bn).ok());
+}
+
 TEST(FusedGemm, MatchesGemmThenActivation) {
   auto fused = FusedTester();
   auto math = MathTester();
