@@ -1,5 +1,7 @@
 #include "compiler/model_compiler.h"
 
+#include <cstdio>
+
 
 #include "compiler/build/model_builder.h"
 #include "compiler/passes/passes.h"
@@ -122,12 +124,20 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
     return InvalidArgument("option ge.weights.prepack must be 0 or 1, got '" + prepack + "'");
   }
   KernelSelectionReport kernels;
+  TuneReport tune;
   {
     PassManager formats;
     if (layout != Format::kNCHW) formats.Add(CreateFormatSelectionPass(layout));
+    if (options.tune) formats.Add(CreateTunePass(options.threads, &tune));
     formats.Add(CreateKernelSelectionPass(options.threads, prepack == "1", &kernels));
     GE_RETURN_IF_ERROR(formats.Run(model, ctx));
     r->impls = kernels.impls;
+    if (options.tune) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "tuned %d nodes on this machine: %d run another variant than the default, "
+                    "%.3f ms per run faster", tune.nodes, tune.changed, tune.seconds_saved * 1e3);
+      r->notes.push_back(buf);
+    }
     for (const std::string& n : kernels.reference_nodes) {
       r->notes.push_back("warning: node " + n + " runs a oneDNN reference implementation (slow) on target " +
                          IsaLevelName(ctx.target));

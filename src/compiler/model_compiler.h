@@ -34,6 +34,8 @@ struct CompileOptions {
   // 8 below v4, 16 at v4), which kernel implementations are chosen and the layout of prepacked weights; it is
   // recorded in the .om, which then refuses to load where the CPU (or ONEDNN_MAX_CPU_ISA) is below it.
   std::string target = "native";
+  // `--tune`: time each dnnl node's kernel variants here and record the fastest in the model (tune_pass.cc).
+  bool tune = false;
   // Per graph input: the dims to compile for (`--input_shape`). Inputs not listed keep their declared dims; an
   // unknown dim left after that becomes 1 (and the report says so).
   std::map<std::string, Dims> input_shapes;

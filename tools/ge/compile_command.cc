@@ -55,7 +55,7 @@ StatusOr<std::map<std::string, Dims>> ParseInputShapes(const std::string& spec) 
 int CompileCommand(int argc, char** argv) {
   auto flags_or = ParseFlags(argc, argv, 2,
                              {"model", "output", "input_shape", "precision_mode", "external_weight", "threads",
-                              "option", "json", "dump_graph", "target"});
+                              "option", "json", "dump_graph", "target", "tune"});
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
   const std::string model_path = flags.Get("model");
@@ -77,6 +77,7 @@ int CompileCommand(int argc, char** argv) {
   compiler::CompileOptions options;
   options.threads = static_cast<int>(*threads);
   options.target = flags.Get("target", "native");
+  options.tune = flags.GetBool("tune");
   if (flags.Has("input_shape")) {
     auto shapes = ParseInputShapes(flags.Get("input_shape"));
     if (!shapes.ok()) return Fail(shapes.status());

@@ -12,28 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "compiler/passes/kernel_request.h"
 #include "compiler/passes/passes.h"
 #include "kernels/dnnl/dnnl_engine.h"
 #include "kernels/exec/packed_weights.h"
 
 namespace ge::compiler {
 namespace {
-
-exec::PrepareRequest RequestFor(const ir::Model& model, const ir::Node& n, int threads, bool allow_bf16,
-                                IsaLevel target) {
-  exec::PrepareRequest r;
-  r.node = &n;
-  r.allow_bf16 = allow_bf16;
-  r.max_isa = target;
-  r.opset = model.OpsetFor(n.domain());
-  r.intra_op_threads = threads;
-  for (const ir::Value* v : n.inputs()) {
-    r.input_descs.push_back(v != nullptr ? v->desc() : TensorDesc());
-    r.const_inputs.push_back(v != nullptr && v->is_constant() ? v->const_value() : nullptr);
-  }
-  for (const ir::Value* v : n.outputs()) r.output_descs.push_back(v != nullptr ? v->desc() : TensorDesc());
-  return r;
-}
 
 class KernelSelectionPass : public GraphPass {
  public:
@@ -44,12 +29,11 @@ class KernelSelectionPass : public GraphPass {
   StatusOr<bool> Run(ir::Model& model, const PassContext& ctx) override {
     ir::Graph& g = *model.graph;
     // Under allow_bf16 the kernels convert constant weights to bfloat16 once: those are the bytes to store.
-    const bool allow_bf16 = ctx.Option("ge.exec.precision_mode", "fp32") == "allow_bf16";
     bool changed = false;
     for (ir::Node* n : g.nodes()) {
       if (n->engine() != dnnl_kernels::kDnnlEngineName) continue;
       GE_ASSIGN_OR_RETURN(dnnl_kernels::KernelChoice choice,
-                          dnnl_kernels::ChooseKernel(RequestFor(model, *n, threads_, allow_bf16, ctx.target)));
+                          dnnl_kernels::ChooseKernel(CompileTimeRequest(model, *n, threads_, ctx)));
       if (!choice.prepared) continue;  // the loader falls back to ge's own kernels, as it will at load
       n->attrs().Set(kKernelImplAttr, ir::AttrValue::String(choice.impl));
       if (report_ != nullptr) {

@@ -79,6 +79,15 @@ struct KernelSelectionReport {
 };
 std::unique_ptr<GraphPass> CreateKernelSelectionPass(int threads, bool prepack, KernelSelectionReport* report);
 
+// Tuning (`ge compile --tune`, tune_pass.cc), before kernel selection: each dnnl node's kernel variants (the
+// engine's, times `threads` or 1 intra-op threads) timed on this machine, the fastest recorded on the node.
+struct TuneReport {
+  int nodes = 0;              // nodes with more than one candidate
+  int changed = 0;            // nodes moved off the engine's default choice
+  double seconds_saved = 0;   // sum over changed nodes of default minus best time per run
+};
+std::unique_ptr<GraphPass> CreateTunePass(int threads, TuneReport* report);
+
 // InferShapes, IdentityRemoval, ConstantFolding, DCE, CSE and BatchNormFolding repeated to a fixed point; then,
 // unless option "ge.fusion" is "0" (default "1"), MatMulAddFusion and ActivationFusion; then InferShapes and
 // EngineAssignment.

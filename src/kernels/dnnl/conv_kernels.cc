@@ -5,12 +5,16 @@
 // run on blocked activations reordered in and out (see UseBlockedActivations). The residual Sum and the activation
 // are post-ops (sum, then eltwise); the Sum is copied into the output slot first unless it already lives there
 // (or reordered into the blocked destination).
+#include <algorithm>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "kernels/dnnl/bf16_util.h"
 #include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
+#include "kernels/dnnl/packed_layout.h"
 #include "ops/nn/window_util.h"
 
 namespace ge::dnnl_kernels {
@@ -77,9 +81,103 @@ bool UseBlockedActivations(const ConvPlan& p) {
   return bytes <= kMaxBlockedBytes;
 }
 
+// The candidate convolutions of a node (kernel variants, kernels/exec/kernel_variant.h), fewest reorders first:
+//   "direct"           the slots' layouts as planned;
+//   "direct:src_as_dst" the source reordered into the destination slot's layout;
+//   "direct:src_any"   the source in the layout the primitive prefers;
+//   "direct:any"       both in the primitive's layouts, reordered from and to the slots;
+//   "winograd"         oneDNN's Winograd convolution (3x3, stride 1, AVX-512, float32), in its own layouts.
+// Without a requested variant the first whose implementation is not a reference one wins (oneDNN's AVX2 kernels,
+// for one, need source and destination in one layout family, except for a few-channel first layer from NCHW into
+// a blocked layout); `variant` (when it builds) takes precedence. *names (when given) receives the distinct
+// variants that build with an optimized implementation, for tuning.
+std::optional<dnnl::convolution_forward::primitive_desc> ChooseConv(
+    const OpView& v, const ConvPlan& p, const Dims& wd, const dnnl::primitive_attr& attr, const dnnl::engine& eng,
+    const dnnl::memory::desc& src_slot, const dnnl::memory::desc& dst_slot, std::vector<std::string>* names) {
+  using CF = dnnl::convolution_forward;
+  const bool src_fixed = IsNonPlainLayout(v.in[0].format), dst_fixed = IsNonPlainLayout(v.out[0].format);
+  const bool blocked = src_fixed || dst_fixed || UseBlockedActivations(p);
+  const dnnl::memory::data_type ct = ComputeType(v);  // bf16: src is reordered anyway, so let oneDNN pick its layout
+  const dnnl::memory::desc w_md = AsType(v.const_in(1) ? AnyDesc(wd) : PlainDesc(wd), ct);
+  const dnnl::memory::desc b_md = PlainDesc({p.w[0]});
+  auto make_pd = [&](dnnl::algorithm alg, const dnnl::memory::desc& src_md, const dnnl::memory::desc& dst_md) {
+    const auto prop = dnnl::prop_kind::forward_inference;
+    const CF::desc d = p.has_bias
+                           ? CF::desc(prop, alg, src_md, w_md, b_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r)
+                           : CF::desc(prop, alg, src_md, w_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r);
+    return SelectImpl(CF::primitive_desc(d, attr, eng), v.max_isa);
+  };
+  const dnnl::memory::desc planned_src =
+      AsType(src_fixed ? src_slot : blocked || ct != dnnl::memory::data_type::f32 ? AnyDesc(p.x) : src_slot, ct);
+  const dnnl::memory::desc planned_dst = dst_fixed ? dst_slot : blocked ? AnyDesc(p.y) : dst_slot;
+  TensorDesc src_as_dst = v.in[0];
+  src_as_dst.format = v.out[0].format;
+  struct Candidate {
+    const char* name;
+    dnnl::algorithm alg;
+    dnnl::memory::desc src, dst;
+  };
+  const auto direct = dnnl::algorithm::convolution_direct;
+  std::vector<Candidate> candidates = {
+      {"direct", direct, planned_src, planned_dst},
+      {"direct:src_as_dst", direct, AsType(ActivationDesc(src_as_dst), ct), planned_dst},
+      {"direct:src_any", direct, AsType(AnyDesc(p.x), ct), planned_dst},
+      {"direct:any", direct, AsType(AnyDesc(p.x), ct), AnyDesc(p.y)}};
+  const bool winograd_shape = p.group == 1 && p.w.size() == 4 && p.w[2] == 3 && p.w[3] == 3 &&
+                              p.strides == dnnl::memory::dims{1, 1} && p.dilates == dnnl::memory::dims{0, 0};
+  if (winograd_shape && ct == dnnl::memory::data_type::f32) {
+    candidates.push_back({"winograd", dnnl::algorithm::convolution_winograd, AnyDesc(p.x), AnyDesc(p.y)});
+  }
+  std::optional<CF::primitive_desc> chosen, fallback;
+  std::vector<std::string> seen;  // impl + layouts of the variants already listed
+  for (const Candidate& c : candidates) {
+    std::optional<CF::primitive_desc> pd;
+    try {
+      pd = make_pd(c.alg, c.src, c.dst);
+    } catch (const dnnl::error&) {
+      continue;  // no implementation of this candidate within the target
+    }
+    if (!fallback) fallback = pd;
+    const bool reference = IsReferenceImpl(pd->impl_info_str());
+    if (!v.variant.empty() && v.variant == c.name) return pd;
+    if (!reference && !chosen) chosen = pd;
+    if (names != nullptr && !reference) {
+      const std::string key = std::string(pd->impl_info_str()) + "|" + EncodePackedLayout(pd->src_desc()) + "|" +
+                              EncodePackedLayout(pd->dst_desc());
+      if (std::find(seen.begin(), seen.end(), key) == seen.end()) {
+        seen.push_back(key);
+        names->push_back(c.name);
+      }
+    }
+  }
+  return chosen ? chosen : fallback;
+}
+
 }  // namespace
 
 bool ConvSupported(const OpView& v) { return PlanConv(v).has_value(); }
+
+std::vector<std::string> ConvVariants(const OpView& v) {
+  const std::optional<ConvPlan> plan = PlanConv(v);
+  if (!plan || !v.static_shapes) return {};
+  const ConvPlan& p = *plan;
+  Dims wd = p.w;
+  if (p.group > 1) {
+    wd = {p.group, p.w[0] / p.group};
+    wd.insert(wd.end(), p.w.begin() + 1, p.w.end());
+  }
+  dnnl::primitive_attr attr = UserScratchpadAttr();
+  dnnl::post_ops ops;
+  if (p.has_sum) ops.append_sum(1.f);
+  if (!AppendEltwise(p.act, &ops)) return {};
+  attr.set_post_ops(ops);
+  const dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+  std::vector<std::string> names;
+  OpView any = v;
+  any.variant.clear();
+  ChooseConv(any, p, wd, attr, eng, ActivationDesc(v.in[0]), ActivationDesc(v.out[0]), &names);
+  return names;
+}
 
 KernelPtr PrepareConv(const OpView& v) {
   const std::optional<ConvPlan> plan = PlanConv(v);
@@ -94,10 +192,6 @@ KernelPtr PrepareConv(const OpView& v) {
   // The slots' layouts: plain, or NHWC / NC1HWC0 where the compiler chose it (format selection).
   const dnnl::memory::desc src_slot = ActivationDesc(v.in[0]), dst_slot = ActivationDesc(v.out[0]);
   const dnnl::memory::desc w_plain = PlainDesc(wd);
-  const bool src_fixed = IsNonPlainLayout(v.in[0].format), dst_fixed = IsNonPlainLayout(v.out[0].format);
-  const bool blocked = src_fixed || dst_fixed || UseBlockedActivations(p);
-  const dnnl::memory::data_type ct = ComputeType(v);  // bf16: src is reordered anyway, so let oneDNN pick its layout
-  const dnnl::memory::desc w_md = AsType(v.const_in(1) ? AnyDesc(wd) : w_plain, ct);
   const dnnl::memory::desc b_md = PlainDesc({p.w[0]});
   using CF = dnnl::convolution_forward;
   dnnl::primitive_attr attr = UserScratchpadAttr();
@@ -105,41 +199,7 @@ KernelPtr PrepareConv(const OpView& v) {
   if (p.has_sum) ops.append_sum(1.f);
   if (!AppendEltwise(p.act, &ops)) return nullptr;
   attr.set_post_ops(ops);
-  auto make_pd = [&](const dnnl::memory::desc& src_md, const dnnl::memory::desc& dst_md) {
-    const auto prop = dnnl::prop_kind::forward_inference;
-    const auto alg = dnnl::algorithm::convolution_direct;
-    const CF::desc d = p.has_bias
-                           ? CF::desc(prop, alg, src_md, w_md, b_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r)
-                           : CF::desc(prop, alg, src_md, w_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r);
-    return SelectImpl(CF::primitive_desc(d, attr, k->engine()), v.max_isa);
-  };
-  // Candidates, fewest reorders first: the slots' layouts as planned; the source reordered into the destination
-  // slot's layout; the source in the layout the primitive prefers; both reordered. The first whose implementation
-  // is not a reference one wins (oneDNN's AVX2 kernels, for one, need source and destination in one layout family,
-  // except for a few-channel first layer from NCHW into a blocked layout).
-  const dnnl::memory::desc planned_src =
-      AsType(src_fixed ? src_slot : blocked || ct != dnnl::memory::data_type::f32 ? AnyDesc(p.x) : src_slot, ct);
-  const dnnl::memory::desc planned_dst = dst_fixed ? dst_slot : blocked ? AnyDesc(p.y) : dst_slot;
-  TensorDesc src_as_dst = v.in[0];
-  src_as_dst.format = v.out[0].format;
-  const dnnl::memory::desc candidates[][2] = {{planned_src, planned_dst},
-                                              {AsType(ActivationDesc(src_as_dst), ct), planned_dst},
-                                              {AsType(AnyDesc(p.x), ct), planned_dst},
-                                              {AsType(AnyDesc(p.x), ct), AnyDesc(p.y)}};
-  std::optional<CF::primitive_desc> chosen;
-  for (const auto& c : candidates) {
-    std::optional<CF::primitive_desc> pd;
-    try {
-      pd = make_pd(c[0], c[1]);
-    } catch (const dnnl::error&) {
-      continue;  // this layout pair has no implementation within the target
-    }
-    if (!chosen) chosen = pd;
-    if (!IsReferenceImpl(pd->impl_info_str())) {
-      chosen = pd;
-      break;
-    }
-  }
+  std::optional<CF::primitive_desc> chosen = ChooseConv(v, p, wd, attr, k->engine(), src_slot, dst_slot, nullptr);
   if (!chosen) return nullptr;
   const CF::primitive_desc& pd = *chosen;
 

@@ -136,6 +136,9 @@ StatusOr<KernelChoice> ChooseKernel(const exec::PrepareRequest& request) {
       PackedWeights p;
       p.input = w.input;
       const dnnl::memory::desc md = w.memory.get_desc();
+      // Only blocked layouts are described by packed_layout (packed_layout.h); others (Winograd's transformed
+      // weights) are reordered at load.
+      if (md.data.format_kind != dnnl_blocked) continue;
       p.layout = EncodePackedLayout(md);
       const auto* data = static_cast<const uint8_t*>(w.memory.get_data_handle());
       p.bytes.assign(data, data + md.get_size());
@@ -145,6 +148,19 @@ StatusOr<KernelChoice> ChooseKernel(const exec::PrepareRequest& request) {
     return Internal(exec::NodeLabel(*request.node) + ": oneDNN: " + err.what());
   }
   return choice;
+}
+
+std::vector<std::string> KernelVariants(const exec::PrepareRequest& request) {
+  const OpEntry* e = FindOp(*request.node);
+  if (e == nullptr || e->prepare != PrepareConv || !exec::ValidateRequest(request).ok()) return {};
+  try {
+    const OpView v = OpView::FromRequest(request);
+    if (!CommonSupported(v, e->blocked_ok)) return {};
+    const OmpThreadsScope threads(std::max(1, v.threads));
+    return ConvVariants(v);
+  } catch (const std::exception&) {
+    return {};
+  }
 }
 
 bool DnnlSupports(const ir::Node& node) {

@@ -3,6 +3,8 @@
 // Prepare may throw dnnl::error; PrepareDnnlKernel catches at the edge.
 #pragma once
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "kernels/dnnl/dnnl_util.h"
 
@@ -13,6 +15,8 @@ using KernelPtr = std::unique_ptr<exec::PreparedKernel>;
 // Conv, ge::FusedConv, ConvTranspose (conv_kernels.cc)
 bool ConvSupported(const OpView& v);
 KernelPtr PrepareConv(const OpView& v);
+// The kernel variants (kernels/exec/kernel_variant.h) a static Conv / ge::FusedConv can be prepared as, by name.
+std::vector<std::string> ConvVariants(const OpView& v);
 bool ConvTransposeSupported(const OpView& v);
 KernelPtr PrepareConvTranspose(const OpView& v);
 // MatMul, ge::FusedMatMul (matmul_kernels.cc); Gemm, ge::FusedGemm (gemm_kernels.cc)

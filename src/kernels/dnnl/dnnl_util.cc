@@ -5,6 +5,7 @@
 #include "kernels/dnnl/dnnl_engine.h"
 #include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/dnnl/packed_layout.h"
+#include "kernels/exec/kernel_variant.h"
 #include "kernels/exec/packed_weights.h"
 #include "kernels/exec/kernel_util.h"
 #include "ops/nn/window_util.h"
@@ -22,6 +23,10 @@ OpView OpView::FromRequest(const exec::PrepareRequest& r) {
   v.consts.resize(v.in.size(), nullptr);
   v.static_shapes = true;  // ValidateRequest has checked every present desc
   v.threads = r.intra_op_threads;
+  // Tuned variants (kernel_variant.h): a thread count below the model's, and the engine's variant name.
+  const int64_t tuned_threads = r.node->attrs().GetInt(exec::kKernelThreadsAttr, 0);
+  if (tuned_threads >= 1 && tuned_threads < v.threads) v.threads = static_cast<int>(tuned_threads);
+  v.variant = r.node->attrs().GetString(exec::kKernelVariantAttr, "");
   v.max_isa = r.max_isa;
   // bfloat16 kernels are AVX-512 ones: a model for a lower target computes in float32.
   v.bf16 = r.allow_bf16 && CpuHasBf16() &&

@@ -30,6 +30,7 @@ struct OpView {
   int threads = 1;                      // request.intra_op_threads
   bool bf16 = false;                    // request.allow_bf16 and the CPU has bfloat16 kernels (bf16_util.h)
   IsaLevel max_isa = IsaLevel::kNone;   // request.max_isa: implementations above it are skipped (impl_select.h)
+  std::string variant;                  // the node's kernel_variant attribute ("" = the engine's default choice)
   // Prepacked weights (exec/packed_weights.h): the input holding them (its desc in `in` is the logical one, its
   // const_in the packed bytes) and their layout string; -1 when none.
   int packed_input = -1;

@@ -74,6 +74,22 @@ bool IsHostOrRefEngine(const std::string& engine) { return engine.empty() || eng
 
 }  // namespace
 
+PrepareRequest MakeRequest(const ir::Node& node, const RequestSettings& settings) {
+  PrepareRequest r;
+  r.node = &node;
+  r.opset = settings.opset;
+  r.seed = settings.seed;
+  r.intra_op_threads = settings.intra_op_threads;
+  r.allow_bf16 = settings.allow_bf16;
+  r.max_isa = settings.max_isa;
+  for (const ir::Value* v : node.inputs()) {
+    r.input_descs.push_back(v != nullptr ? v->desc() : TensorDesc());
+    r.const_inputs.push_back(v != nullptr && v->is_constant() ? v->const_value() : nullptr);
+  }
+  for (const ir::Value* v : node.outputs()) r.output_descs.push_back(v != nullptr ? v->desc() : TensorDesc());
+  return r;
+}
+
 bool CanPrepare(const ir::Node& node) {
   if (!node.subgraphs().empty()) return false;
   if (NeedsLayoutEngine(node)) return !IsHostOrRefEngine(node.engine());

@@ -68,6 +68,18 @@ struct PrepareRequest {
   IsaLevel max_isa = IsaLevel::kNone;
 };
 
+// The request for `node` of a static graph: its values' descs, constant inputs, and the model-wide settings. The
+// one place requests are built, so that the compiler (kernel selection, prepacked weights, tuning) prepares exactly
+// what the loader will.
+struct RequestSettings {
+  int64_t opset = 17;       // of the node's domain
+  uint64_t seed = 0;
+  int intra_op_threads = 1;
+  bool allow_bf16 = false;
+  IsaLevel max_isa = IsaLevel::kNone;
+};
+PrepareRequest MakeRequest(const ir::Node& node, const RequestSettings& settings);
+
 // An engine's kernel factory (e.g. the dnnl engine's): a kernel for the request, nullptr when the engine does not
 // support it (dtype, attributes, shapes), or an error for a request it should support but cannot prepare.
 using KernelFactory = StatusOr<std::unique_ptr<PreparedKernel>> (*)(const PrepareRequest& request);

@@ -289,18 +289,13 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def, const proto::
     }
     prepared[t.node()] = true;
     const ir::Node* n = nodes[t.node()];
-    exec::PrepareRequest req;
-    req.node = n;
-    req.opset = ir->OpsetFor(n->domain());
-    req.seed = def.seed() + static_cast<uint64_t>(t.node());
-    req.intra_op_threads = device->thread_pool().num_threads();
-    req.allow_bf16 = def.precision_mode() == "allow_bf16";
-    req.max_isa = target;
-    for (const ir::Value* v : n->inputs()) {
-      req.input_descs.push_back(v != nullptr ? v->desc() : TensorDesc());
-      req.const_inputs.push_back(v != nullptr && v->is_constant() ? v->const_value() : nullptr);
-    }
-    for (const ir::Value* v : n->outputs()) req.output_descs.push_back(v != nullptr ? v->desc() : TensorDesc());
+    exec::RequestSettings settings;
+    settings.opset = ir->OpsetFor(n->domain());
+    settings.seed = def.seed() + static_cast<uint64_t>(t.node());
+    settings.intra_op_threads = device->thread_pool().num_threads();
+    settings.allow_bf16 = def.precision_mode() == "allow_bf16";
+    settings.max_isa = target;
+    const exec::PrepareRequest req = exec::MakeRequest(*n, settings);
     GE_RETURN_IF_ERROR(VerifyNodeDescs(*n, req.opset, req.input_descs, req.const_inputs, req.output_descs));
     auto k = exec::PrepareKernel(req, engines);
     if (!k.ok()) return k.status().WithContext("model " + name + ": InitNodes");

@@ -1,0 +1,159 @@
+// Tune (`ge compile --tune`): times the kernel variants of each dnnl node on this machine and records the fastest
+// on the node (kernels/exec/kernel_variant.h), which loading then prepares. Candidates: the engine's variants
+// (layouts with or without reorders, direct or Winograd convolution) times the intra-op thread count (the model's,
+// or 1 for a node too small to share). Each candidate runs on random inputs for a bounded time; a candidate must
+// beat the default (the engine's own choice at the model's thread count) by kMinGain to replace it, so timing
+// noise does not move nodes off their defaults. Runs on static root graphs after format selection, before kernel
+// selection (which prepacks weights for the chosen variant).
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "compiler/passes/kernel_request.h"
+#include "compiler/passes/passes.h"
+#include "kernels/dnnl/dnnl_engine.h"
+#include "kernels/exec/kernel_variant.h"
+
+namespace ge::compiler {
+namespace {
+
+constexpr double kMinGain = 0.05;           // 5%
+constexpr double kBudgetSeconds = 0.05;     // per candidate, after one warm-up run
+constexpr int kMinRuns = 3, kMaxRuns = 20;
+
+// Buffers bound to a kernel's slots: random non-constant inputs, outputs; constants point at their values.
+class SlotBuffers {
+ public:
+  static StatusOr<SlotBuffers> Create(const exec::PrepareRequest& r, std::mt19937* rng) {
+    SlotBuffers b;
+    for (size_t i = 0; i < r.input_descs.size(); ++i) {
+      if (r.const_inputs[i] != nullptr) {
+        b.inputs_.push_back(const_cast<void*>(r.const_inputs[i]->raw_data()));
+        continue;
+      }
+      if (r.node->input(static_cast<int>(i)) == nullptr) {
+        b.inputs_.push_back(nullptr);
+        continue;
+      }
+      GE_ASSIGN_OR_RETURN(void* p, b.Allocate(r.input_descs[i], rng));
+      b.inputs_.push_back(p);
+    }
+    for (size_t i = 0; i < r.output_descs.size(); ++i) {
+      if (r.node->output(static_cast<int>(i)) == nullptr) {
+        b.outputs_.push_back(nullptr);
+        continue;
+      }
+      GE_ASSIGN_OR_RETURN(void* p, b.Allocate(r.output_descs[i], rng));
+      b.outputs_.push_back(p);
+    }
+    return b;
+  }
+  void Bind(exec::PreparedKernel* k) const {
+    k->io().inputs = inputs_;
+    k->io().outputs = outputs_;
+  }
+
+ private:
+  StatusOr<void*> Allocate(const TensorDesc& d, std::mt19937* rng) {
+    GE_ASSIGN_OR_RETURN(int64_t n, StorageNumElements(d.shape.dims(), d.format));
+    GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(d.dtype, {n}));
+    if (d.dtype == DataType::kFloat) {
+      std::uniform_real_distribution<float> dist(-1.f, 1.f);
+      for (int64_t i = 0; i < n; ++i) t.data<float>()[i] = dist(*rng);
+    }
+    tensors_.push_back(t);
+    return t.raw_data();
+  }
+  std::vector<Tensor> tensors_;
+  std::vector<void*> inputs_, outputs_;
+};
+
+// Best seconds per run of the kernel prepared for `r` (with the node's current variant attributes), or +inf when
+// the engine declines it or a run fails.
+double TimeCandidate(const exec::PrepareRequest& r, const SlotBuffers& buffers) {
+  auto k = dnnl_kernels::PrepareDnnlKernel(r);
+  if (!k.ok() || *k == nullptr) return INFINITY;
+  buffers.Bind(k->get());
+  rt::TaskContext ctx;
+  auto run = [&]() { return (*k)->fn()((*k)->args(), ctx).ok(); };
+  if (!run()) return INFINITY;
+  double best = INFINITY, total = 0;
+  for (int i = 0; i < kMaxRuns && (i < kMinRuns || total < kBudgetSeconds); ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!run()) return INFINITY;
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    best = std::min(best, s);
+    total += s;
+  }
+  return best;
+}
+
+class TunePass : public GraphPass {
+ public:
+  TunePass(int threads, TuneReport* report) : threads_(threads), report_(report) {}
+  const char* name() const override { return "Tune"; }
+
+  StatusOr<bool> Run(ir::Model& model, const PassContext& ctx) override {
+    std::mt19937 rng(7);
+    bool changed = false;
+    for (ir::Node* n : model.graph->nodes()) {
+      if (n->engine() != dnnl_kernels::kDnnlEngineName) continue;
+      n->attrs().Erase(exec::kKernelVariantAttr);
+      n->attrs().Erase(exec::kKernelThreadsAttr);
+      const exec::PrepareRequest r = CompileTimeRequest(model, *n, threads_, ctx);
+      std::vector<std::string> variants = dnnl_kernels::KernelVariants(r);
+      if (variants.empty()) variants.push_back("");
+      std::vector<int> thread_counts = {threads_};
+      if (threads_ > 1) thread_counts.push_back(1);
+      if (variants.size() * thread_counts.size() < 2) continue;
+      auto buffers = SlotBuffers::Create(r, &rng);
+      if (!buffers.ok()) continue;
+      double default_time = INFINITY, best_time = INFINITY;
+      std::string best_variant;
+      int best_threads = threads_;
+      for (const std::string& variant : variants) {
+        for (int t : thread_counts) {
+          SetVariant(n, variant, t);
+          const double s = TimeCandidate(r, *buffers);
+          if (&variant == &variants.front() && t == threads_) default_time = s;
+          if (s < best_time) best_time = s, best_variant = variant, best_threads = t;
+        }
+      }
+      const bool better = best_time < default_time * (1 - kMinGain);
+      SetVariant(n, better ? best_variant : variants.front(), better ? best_threads : threads_);
+      if (report_ != nullptr) {
+        ++report_->nodes;
+        if (better) {
+          ++report_->changed;
+          report_->seconds_saved += default_time - best_time;
+        }
+      }
+      changed = true;
+    }
+    return changed;
+  }
+
+ private:
+  // Records a variant on the node: the name (when the engine has named variants) and the thread count.
+  void SetVariant(ir::Node* n, const std::string& variant, int threads) const {
+    if (variant.empty()) {
+      n->attrs().Erase(exec::kKernelVariantAttr);
+    } else {
+      n->attrs().Set(exec::kKernelVariantAttr, ir::AttrValue::String(variant));
+    }
+    n->attrs().Set(exec::kKernelThreadsAttr, ir::AttrValue::Int(threads));
+  }
+
+  int threads_;
+  TuneReport* report_;
+};
+
+}  // namespace
+
+std::unique_ptr<GraphPass> CreateTunePass(int threads, TuneReport* report) {
+  return std::make_unique<TunePass>(threads, report);
+}
+
+}  // namespace ge::compiler
