@@ -49,10 +49,14 @@ def bench_model(name, a, models_dir, ort_env):
     """Returns a result dict for one model; raises on a ge failure."""
     src, om = os.path.join(models_dir, name), os.path.join(a.out, name + ".om")
     out_dir = os.path.join(a.out, name + ".out")
-    run([a.ge, "compile", f"--model={src}.onnx", f"--output={om}", f"--threads={a.threads}"] + shlex.split(a.options))
+    compiled = last_json(run([a.ge, "compile", f"--model={src}.onnx", f"--output={om}", f"--threads={a.threads}",
+                              "--json"] + shlex.split(a.options)))
+    refs = {k: n for k, n in compiled.get("impls", {}).items() if "(ref" in k or ":ref" in k or "simple_nchw" in k}
+    if refs:
+        raise RuntimeError(f"kernels resolve to reference implementations: {refs}")
     ge_cmd = [a.ge, "run", f"--model={om}", f"--input={src}.in.npy", f"--loop={a.iters}", "--warmup=3",
               f"--threads={a.threads}", "--json"]
-    res = {"model": name}
+    res = {"model": name, "target": compiled.get("target"), "impls": compiled.get("impls", {})}
     ge_runs, ort_runs = [], []
     for i in range(a.rounds):  # alternate so that load on a shared machine hits both alike; keep the best median
         if ort_env is not None:
@@ -73,6 +77,23 @@ def bench_model(name, a, models_dir, ort_env):
         res["ort_median_ms"] = min(r["median_ms"] for r in ort_runs)
         res["ratio"] = res["ort_median_ms"] / res["ge_median_ms"]
     return res
+
+
+def cpu_description():
+    """The CPU the figures come from: model name, the ISA flags that decide kernels, and any oneDNN cap."""
+    model, flags = "unknown", set()
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name") and model == "unknown":
+                model = line.split(":", 1)[1].strip()
+            elif line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    except OSError:
+        pass
+    isa = [f for f in ("sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
+                       "avx512_bf16", "amx_tile") if f in flags]
+    return {"model": model, "isa": isa, "onednn_max_cpu_isa": os.environ.get("ONEDNN_MAX_CPU_ISA", "")}
 
 
 def main():
@@ -98,8 +119,11 @@ def main():
     have_ort = shutil.which("node") and os.path.isdir(os.path.join(ort_modules, "onnxruntime-node"))
     ort_env = dict(os.environ, NODE_PATH=ort_modules) if have_ort else None
 
+    cpu = cpu_description()
     print(f"ge benchmark: threads {a.threads}, {a.iters} iterations, best median of {a.rounds} round(s)"
           + (f", options {a.options}" if a.options else ""), flush=True)
+    print(f"CPU: {cpu['model']}, ISA {' '.join(cpu['isa'])}"
+          + (f", ONEDNN_MAX_CPU_ISA={cpu['onednn_max_cpu_isa']}" if cpu["onednn_max_cpu_isa"] else ""), flush=True)
     print(f"{'model':14} {'ge load ms':>10} {'ge median ms':>12} {'ORT median ms':>13} {'ort/ge':>7}"
           f" {'rel err vs PyTorch':>18}", flush=True)
     results, failed = [], []
@@ -120,8 +144,10 @@ def main():
             failed.append(name)
 
     ratios = [r["ratio"] for r in results if "ratio" in r]
-    summary = {"threads": a.threads, "iters": a.iters, "rounds": a.rounds, "options": a.options, "tolerance": tol,
-               "models": results}
+    summary = {"cpu": cpu, "threads": a.threads, "iters": a.iters, "rounds": a.rounds, "options": a.options,
+               "tolerance": tol, "models": results}
+    if results and results[0].get("target"):
+        summary["target"] = results[0]["target"]
     if ratios:
         summary["geomean_ratio"] = math.exp(sum(map(math.log, ratios)) / len(ratios))
         summary["min_ratio"] = min(ratios)

@@ -101,7 +101,8 @@ Status CheckIsa(uint64_t required, uint64_t available) {
   const bool one = (missing & (missing - 1)) == 0;
   return FailedPrecondition("the model was compiled for a CPU with " + IsaFeatureNames(missing) + ", this CPU lacks " +
                             (one ? "it" : "them") + " (this CPU has " + IsaFeatureNames(available) +
-                            "); recompile the model on this machine");
+                            "); recompile it for this CPU: ge compile --target=" +
+                            IsaLevelName(IsaLevelOf(available)) + " (or --target=native on this machine)");
 }
 
 const char* IsaLevelName(IsaLevel level) {

@@ -1,9 +1,13 @@
 #!/usr/bin/python3
 """Model tests: exports the zoo (export_models.py) once into WORKDIR, runs each model through `ge run`, and checks
-its output against PyTorch's with relative L2 error <= 1e-4; then compiles it (`ge compile`) three ways and checks
+its output against PyTorch's with relative L2 error <= 1e-4; then compiles it (`ge compile`) several ways and checks
 each .om's output against the interpreter's: ge's own kernels (`ge.engine.dnnl=0`) within relative L2 1e-5, the
-default oneDNN engine (NHWC convolution chains, prepacked weights) and NC1HWC0 chains within 1e-4.
+default oneDNN engine (NHWC convolution chains, prepacked weights) and NC1HWC0 chains within 1e-4, each at this
+CPU's ISA and again as on an AVX2-only CPU (ONEDNN_MAX_CPU_ISA=AVX2, so --target=native is x86-64-v3), and with
+--tune. A model fails when any node's kernel resolves to a oneDNN reference implementation (`ge compile --json`
+"impls"): a reference implementation must never run on the hot path of a compiled model.
 usage: check_models.py GE_BINARY WORKDIR [name ...]   (exit 77 = skipped: no python3-torch)"""
+import json
 import os
 import subprocess
 import sys
@@ -25,11 +29,24 @@ if not os.path.exists(stamp) or os.path.getmtime(stamp) < os.path.getmtime(os.pa
     subprocess.run([sys.executable, os.path.join(here, "export_models.py"), work], check=True)
     open(stamp, "w").close()
 
-CONFIGS = [
-    ("ge_kernels", ["--option=ge.engine.dnnl=0"], 1e-5),
-    ("dnnl_nhwc", [], 1e-4),
-    ("dnnl_nc1hwc0", ["--option=ge.format.activation=NC1HWC0"], 1e-4),
+AVX2 = {"ONEDNN_MAX_CPU_ISA": "AVX2"}
+CONFIGS = [  # tag, compile flags, tolerance against the interpreter, environment of compile and run
+    ("ge_kernels", ["--option=ge.engine.dnnl=0"], 1e-5, {}),
+    ("dnnl_nhwc", [], 1e-4, {}),
+    ("dnnl_nc1hwc0", ["--option=ge.format.activation=NC1HWC0"], 1e-4, {}),
+    ("dnnl_tuned", ["--tune", "--threads=2"], 1e-4, {}),
+    ("avx2_nhwc", [], 1e-4, AVX2),
+    ("avx2_nc1hwc0", ["--option=ge.format.activation=NC1HWC0"], 1e-4, AVX2),
 ]
+
+
+def reference_impls(compile_stdout):
+    """The reference implementations among `ge compile --json`'s "impls" (name -> node count)."""
+    for line in reversed(compile_stdout.strip().splitlines()):
+        if line.startswith("{"):
+            impls = json.loads(line).get("impls", {})
+            return {k: n for k, n in impls.items() if "(ref" in k or ":ref" in k or "simple_nchw" in k}
+    return {"(no JSON from ge compile)": 1}
 failures = 0
 models = names or sorted(f[:-5] for f in os.listdir(work) if f.endswith(".onnx"))
 if not models:
@@ -54,15 +71,20 @@ for name in models:
     line = f"{name}: relative L2 error {err:.2e}"
     # Compiled .om files: ge's own kernels must match the interpreter to 1e-5; the oneDNN engine (the default) to
     # 1e-4, in each activation layout of convolution chains.
-    for tag, opts, tol in CONFIGS:
+    for tag, opts, tol, env in CONFIGS:
         om = os.path.join(work, f"{name}.{tag}.om")
         out_om = os.path.join(work, f"{name}.out_{tag}")
+        env = dict(os.environ, **env)
         r = subprocess.run([ge, "compile", f"--model={work}/{name}.onnx", f"--output={om}", "--json"] + opts,
-                           capture_output=True, text=True, timeout=900)
+                           capture_output=True, text=True, timeout=900, env=env)
         streams = '"streams":' + r.stdout.split('"streams":')[1].split(",")[0] if '"streams":' in r.stdout else ""
+        refs = reference_impls(r.stdout) if r.returncode == 0 and '"static":true' in r.stdout else {}
+        if refs:
+            ok = False
+            line += f"; {tag} runs reference implementations {refs}"
         if r.returncode == 0:
             r = subprocess.run([ge, "run", f"--model={om}", f"--input={work}/{name}.in.npy", f"--output_dir={out_om}",
-                                "--json"], capture_output=True, text=True, timeout=900)
+                                "--json"], capture_output=True, text=True, timeout=900, env=env)
         if r.returncode != 0:
             ok = False
             line += f"; {tag} .om failed: {r.stderr.strip()[-300:]}"

@@ -7,6 +7,7 @@
 #include "flags.h"
 #include "io_util.h"
 #include "compiler/passes/passes.h"
+#include "kernels/exec/kernel_variant.h"
 #include "kernels/exec/packed_weights.h"
 #include "om/ir_om.h"
 #include "om/model_def.pb.h"
@@ -103,14 +104,18 @@ void AddCompiled(const om::OmReader& reader, Report* r, Status* status) {
   std::map<std::string, uint64_t> ops;
   uint64_t prepacked = 0;  // nodes whose weights the compiler stored in their kernel's layout
   std::map<std::string, int> impls;  // the implementation the compiler chose per engine node
+  std::map<std::string, int> tuned;  // `ge compile --tune`'s choices: variant names and thread counts
   for (const proto::NodeProto& n : def.ir().graph().nodes()) {
     ++ops[n.op_type()];
     for (const proto::AttrProto& a : n.attrs()) {
       prepacked += a.name() == exec::kPackedInputAttr ? 1 : 0;
       if (a.name() == compiler::kKernelImplAttr) ++impls[a.s()];
+      if (a.name() == exec::kKernelVariantAttr) ++tuned[a.s()];
+      if (a.name() == exec::kKernelThreadsAttr) ++tuned["threads=" + std::to_string(a.i())];
     }
   }
   r->Add("impls", CountsJson(impls));
+  r->Add("tuned", CountsJson(tuned));
   r->Add("nodes", static_cast<uint64_t>(def.ir().graph().nodes_size()));
   r->Add("transdata_nodes", ops.count("TransData") ? ops["TransData"] : 0);
   r->Add("prepacked_weight_nodes", prepacked);

@@ -52,13 +52,16 @@ class InterpreterRunner final : public ModelRunner {
 
 class SinkRunner final : public ModelRunner {
  public:
-  static StatusOr<std::unique_ptr<ModelRunner>> Create(std::shared_ptr<const om::OmReader> om, int threads) {
+  static StatusOr<std::unique_ptr<ModelRunner>> Create(std::shared_ptr<const om::OmReader> om, int threads,
+                                                       bool profile) {
     auto r = std::unique_ptr<SinkRunner>(new SinkRunner);
     rt::DeviceOptions dopts;
     dopts.intra_op_threads = threads;
     r->threads_ = threads;
     GE_ASSIGN_OR_RETURN(r->device_, rt::Device::Create(dopts));
-    GE_ASSIGN_OR_RETURN(r->model_, runtime::SinkModel::Load(std::move(om), r->device_.get()));
+    runtime::SinkModelOptions mopts;
+    mopts.profile = profile;
+    GE_ASSIGN_OR_RETURN(r->model_, runtime::SinkModel::Load(std::move(om), r->device_.get(), mopts));
     for (const runtime::IoDesc& d : r->model_->inputs()) r->inputs_.push_back(ModelIo{d.name, d.desc});
     for (const runtime::IoDesc& d : r->model_->outputs()) {
       r->outputs_.push_back(ModelIo{d.name, d.desc});
@@ -72,6 +75,7 @@ class SinkRunner final : public ModelRunner {
   int threads() const override { return threads_; }
   std::map<std::string, int> impls() const override { return model_->stats().impls; }
   std::string target() const override { return model_->stats().target; }
+  std::vector<runtime::NodeProfile> Profile() const override { return model_->profile(); }
   const std::vector<ModelIo>& inputs() const override { return inputs_; }
   const std::vector<ModelIo>& outputs() const override { return outputs_; }
   Status Run(const std::vector<Value>& inputs, std::vector<Value>* outputs) override {
@@ -116,7 +120,8 @@ namespace {
 StatusOr<std::unique_ptr<ModelRunner>> OpenOm(std::unique_ptr<om::OmReader> reader, const OpenOptions& options,
                                               const std::string& what) {
   if (reader->header().model_type == om::OmModelType::kStandard) {
-    return SinkRunner::Create(std::shared_ptr<const om::OmReader>(std::move(reader)), options.threads);
+    return SinkRunner::Create(std::shared_ptr<const om::OmReader>(std::move(reader)), options.threads,
+                              options.profile);
   }
   auto model = om::ReadIrOm(*reader);
   if (!model.ok()) return model.status().WithContext(what);

@@ -10,6 +10,7 @@
 #include "base/tensor_desc.h"
 #include "base/value.h"
 #include "ir/graph.h"
+#include "runtime/v1/sink_model.h"
 
 namespace ge::cli {
 
@@ -28,6 +29,8 @@ class ModelRunner {
   // empty for the interpreter. The target ISA the model was compiled for ("" when none).
   virtual std::map<std::string, int> impls() const { return {}; }
   virtual std::string target() const { return ""; }
+  // Kernel time per node since load, when opened with OpenOptions::profile (sink runtime); empty otherwise.
+  virtual std::vector<runtime::NodeProfile> Profile() const { return {}; }
   virtual const std::vector<ModelIo>& inputs() const = 0;
   virtual const std::vector<ModelIo>& outputs() const = 0;
   // Checks |inputs| against the declarations, runs once, fills |outputs| in graph-output order.
@@ -37,6 +40,7 @@ class ModelRunner {
 struct OpenOptions {
   int threads = 1;  // intra-op threads of the sink runtime's device
   uint64_t seed = 0;
+  bool profile = false;  // time every kernel (sink runtime only): see ModelRunner::Profile
 };
 
 // Opens |path| by content: an .om (magic "GEOM") or else ONNX. Load is everything until ready to execute.

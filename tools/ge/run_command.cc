@@ -80,8 +80,43 @@ int Fail(const Status& s) {
 
 }  // namespace
 
+// `--profile`: kernel time per run on stderr, by op and implementation, then the slowest nodes.
+void PrintProfile(const std::vector<runtime::NodeProfile>& profile) {
+  if (profile.empty()) {
+    std::fprintf(stderr, "ge run: --profile: no kernel timings (only the sink runtime profiles)\n");
+    return;
+  }
+  double total = 0;
+  std::map<std::string, std::pair<double, int>> by_kind;
+  for (const runtime::NodeProfile& p : profile) {
+    const double ms = p.runs ? p.seconds * 1e3 / static_cast<double>(p.runs) : 0;
+    total += ms;
+    auto& k = by_kind[p.op_type + " " + p.impl];
+    k.first += ms;
+    ++k.second;
+  }
+  std::vector<std::pair<double, std::string>> kinds;
+  for (const auto& [name, v] : by_kind) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " (%d nodes)", v.second);
+    kinds.push_back({v.first, name + buf});
+  }
+  std::sort(kinds.rbegin(), kinds.rend());
+  std::fprintf(stderr, "kernel time per run: %.3f ms over %zu kernels\n", total, profile.size());
+  for (const auto& [ms, name] : kinds) std::fprintf(stderr, "  %9.3f ms %5.1f%%  %s\n", ms, 100 * ms / total, name.c_str());
+  std::vector<const runtime::NodeProfile*> nodes;
+  for (const runtime::NodeProfile& p : profile) nodes.push_back(&p);
+  std::sort(nodes.begin(), nodes.end(), [](auto* a, auto* b) { return a->seconds > b->seconds; });
+  std::fprintf(stderr, "slowest nodes:\n");
+  for (size_t i = 0; i < nodes.size() && i < 15; ++i) {
+    const runtime::NodeProfile& p = *nodes[i];
+    std::fprintf(stderr, "  %9.3f ms  %s %s %s\n", p.runs ? p.seconds * 1e3 / static_cast<double>(p.runs) : 0,
+                 p.node.c_str(), p.op_type.c_str(), p.impl.c_str());
+  }
+}
+
 int RunCommand(int argc, char** argv) {
-  auto flags_or = ParseFlags(argc, argv, 2, {"model", "input", "output_dir", "loop", "warmup", "threads", "json", "seed"});
+  auto flags_or = ParseFlags(argc, argv, 2, {"model", "input", "output_dir", "loop", "warmup", "threads", "json", "seed", "profile"});
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
   std::string model_path = flags.Get("model");
@@ -98,6 +133,7 @@ int RunCommand(int argc, char** argv) {
   OpenOptions open;
   open.threads = static_cast<int>(*threads);
   open.seed = static_cast<uint64_t>(*seed);
+  open.profile = flags.GetBool("profile");
   auto runner_or = OpenModel(model_path, open);
   if (!runner_or.ok()) return Fail(runner_or.status());
   ModelRunner& runner = **runner_or;
@@ -142,6 +178,7 @@ int RunCommand(int argc, char** argv) {
     }
   }
 
+  if (open.profile) PrintProfile(runner.Profile());
   if (flags.GetBool("json")) {
     std::ostringstream os;
     os.precision(6);

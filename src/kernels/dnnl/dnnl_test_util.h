@@ -39,6 +39,8 @@ struct Case {
   int64_t opset = 17;
   int threads = 1;
   bool allow_bf16 = false;  // PrepareRequest::allow_bf16
+  IsaLevel max_isa = IsaLevel::kNone;  // PrepareRequest::max_isa
+  std::vector<Format> output_formats;  // per output; missing entries plain (outputs are then not comparable)
   bool IsConst(size_t i) const { return i < is_const.size() && is_const[i]; }
 };
 
@@ -92,6 +94,7 @@ inline StatusOr<std::unique_ptr<Prepared>> PrepareCase(const Case& c) {
   std::vector<ir::Value*> outs;
   for (int i = 0; i < c.num_outputs; ++i) {
     const bool present = c.output_present.empty() || c.output_present[i];
+    if (i < static_cast<int>(c.output_formats.size())) ictx.outputs[i].format = c.output_formats[i];
     outs.push_back(present ? g.AddValue("out" + std::to_string(i), ictx.outputs[i]) : nullptr);
   }
   p->node = g.AddNode(c.op, "n_" + c.op, ins, outs, c.domain);
@@ -106,6 +109,7 @@ inline StatusOr<std::unique_ptr<Prepared>> PrepareCase(const Case& c) {
   for (size_t i = 0; i < c.inputs.size(); ++i) r.const_inputs.push_back(ins[i] && c.IsConst(i) ? &c.inputs[i] : nullptr);
   r.intra_op_threads = c.threads;
   r.allow_bf16 = c.allow_bf16;
+  r.max_isa = c.max_isa;
   GE_ASSIGN_OR_RETURN(p->kernel, PrepareDnnlKernel(r));
   if (p->kernel == nullptr) return p;
   exec::KernelIo& io = p->kernel->io();

@@ -1,5 +1,6 @@
 #include "runtime/v1/sink_model.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <list>
@@ -125,6 +126,14 @@ struct SinkModel::Impl {
   std::vector<ValueAddress> addresses;  // by value index
   std::vector<std::unique_ptr<exec::PreparedKernel>> kernels;
   std::list<CopyArgs> copies;  // stable addresses
+  bool profile_tasks = false;
+  std::vector<NodeProfile> profile;  // one per kernel task when profiling; reserved up front (stable addresses)
+  struct ProfiledTask {
+    rt::TaskFn fn;
+    void* args;
+    NodeProfile* entry;
+  };
+  std::list<ProfiledTask> profiled;  // stable addresses
   std::vector<PatchPoint> patches;
   std::unique_ptr<rt::Model> model;
 
@@ -147,6 +156,7 @@ struct SinkModel::Impl {
   Status InitIoDescs(const proto::ModelDefProto& def);
   Status InitNodes(const proto::ModelDefProto& def, const proto::TaskListProto& tasks);
   Status DoTaskSink(const proto::ModelDefProto& def, const proto::TaskListProto& tasks);
+  static Status RunProfiled(void* args, rt::TaskContext& ctx);
   // Records |slot| as a patch point when |value| is a graph input or output, else writes its address.
   Status Resolve(int value, void** slot, const std::string& what);
   void Bind(const std::vector<DataBuffer>& in, const std::vector<DataBuffer>& out) {
@@ -324,7 +334,18 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def, const proto::
   return Status::Ok();
 }
 
+// A profiled kernel task: the kernel, timed. Tasks of one node never run concurrently, so the entry needs no lock.
+Status SinkModel::Impl::RunProfiled(void* args, rt::TaskContext& ctx) {
+  auto* p = static_cast<ProfiledTask*>(args);
+  const auto t0 = std::chrono::steady_clock::now();
+  Status s = p->fn(p->args, ctx);
+  p->entry->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ++p->entry->runs;
+  return s;
+}
+
 Status SinkModel::Impl::DoTaskSink(const proto::ModelDefProto& def, const proto::TaskListProto& tasks) {
+  if (profile_tasks) profile.reserve(static_cast<size_t>(tasks.tasks_size()));
   if (def.num_streams() < 1 || def.num_streams() > kMaxStreams) {
     return DataLoss("MODEL_DEF: stream count " + std::to_string(def.num_streams()) + " out of range");
   }
@@ -337,7 +358,14 @@ Status SinkModel::Impl::DoTaskSink(const proto::ModelDefProto& def, const proto:
     switch (t.type()) {
       case proto::TaskDefProto::KERNEL: {
         exec::PreparedKernel* k = kernels[t.node()].get();
-        GE_RETURN_IF_ERROR(model->AddKernel(s, k->fn(), k->args()));
+        if (profile_tasks) {
+          const ir::Node* n = ir->graph->nodes()[t.node()];
+          profile.push_back(NodeProfile{n->name(), n->op_type(), k->impl_name(), 0, 0});
+          profiled.push_back(ProfiledTask{k->fn(), k->args(), &profile.back()});
+          GE_RETURN_IF_ERROR(model->AddKernel(s, RunProfiled, &profiled.back()));
+        } else {
+          GE_RETURN_IF_ERROR(model->AddKernel(s, k->fn(), k->args()));
+        }
         break;
       }
       case proto::TaskDefProto::MEMCPY: {
@@ -429,6 +457,7 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
   }
   if (impl->ir->graph == nullptr) return DataLoss("MODEL_DEF has no graph");
   impl->stats.weights_bytes = om->partition(om::PartitionType::kWeightsData).size;
+  impl->profile_tasks = options.profile;
   GE_RETURN_IF_ERROR(impl->InitModelMem(def, options));
   GE_RETURN_IF_ERROR(impl->InitIoNodes(def));
   GE_RETURN_IF_ERROR(impl->InitIoDescs(def));
@@ -444,6 +473,7 @@ const std::string& SinkModel::name() const { return impl_->name; }
 const std::vector<IoDesc>& SinkModel::inputs() const { return impl_->inputs; }
 const std::vector<IoDesc>& SinkModel::outputs() const { return impl_->outputs; }
 const SinkModelStats& SinkModel::stats() const { return impl_->stats; }
+const std::vector<NodeProfile>& SinkModel::profile() const { return impl_->profile; }
 
 Status SinkModel::Execute(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs) {
   GE_RETURN_IF_ERROR(CheckBuffers(impl_->inputs, inputs, "input"));

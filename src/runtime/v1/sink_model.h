@@ -36,6 +36,16 @@ struct SinkModelOptions {
   // valid and unused by others for the model's lifetime. nullptr: the model allocates it from the device pool.
   void* feature_map = nullptr;
   size_t feature_map_size = 0;
+  // Time every kernel task (`ge run --profile`): each task runs inside a wrapper that adds its wall time to the
+  // node's entry in profile(). Costs two clock reads per task; off by default.
+  bool profile = false;
+};
+
+// Accumulated kernel time of one node (SinkModelOptions::profile).
+struct NodeProfile {
+  std::string node, op_type, impl;
+  double seconds = 0;  // over all executions since load
+  uint64_t runs = 0;
 };
 
 struct SinkModelStats {
@@ -63,6 +73,8 @@ class SinkModel final : public ExecutableModel {
   const std::vector<IoDesc>& inputs() const override;
   const std::vector<IoDesc>& outputs() const override;
   const SinkModelStats& stats() const;
+  // Per kernel task, in task order; empty unless loaded with SinkModelOptions::profile. Read between executions.
+  const std::vector<NodeProfile>& profile() const;
 
   // NnExecute on the calling thread: checks counts and sizes (InvalidArgument naming the input or output),
   // binds the buffers and runs every task. Aborted when Abort() stops it.
