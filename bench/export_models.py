@@ -41,7 +41,7 @@ MODELS = {  # name: (model constructor, input constructor)
     "mlp": (mlp, lambda: torch.randn(64, 784)),
     "efficientnet_b0": (torchvision.models.efficientnet_b0, image),
     "densenet121": (torchvision.models.densenet121, image),
-    "googlenet": (lambda: torchvision.models.googlenet(aux_logits=False, init_weights=True), image),
+    "googlenet": (lambda: torchvision.models.googlenet(aux_logits=False, init_weights=False), image),
     "shufflenet_v2": (torchvision.models.shufflenet_v2_x1_0, image),
 }
 

@@ -18,7 +18,7 @@
 namespace ge::compiler {
 namespace {
 
-enum class Role { kNone, kConv, kPool, kConcat, kBinary, kChannelwise };
+enum class Role { kNone, kConv, kPool, kConcat, kBinary, kChannelwise, kShuffle };
 
 bool PlainFloat4d(const ir::Value* v) {
   if (v == nullptr || v->is_constant()) return false;
@@ -86,6 +86,10 @@ bool ChannelwiseNorm(const ir::Node& n, Format layout) {
 }
 
 Role RoleOf(const ir::Node& n, Format layout) {
+  // ge::ChannelShuffle (several outputs) runs on ge's own kernel, which gathers NHWC pixels (not NC1HWC0 blocks).
+  if (n.domain() == "ge" && n.op_type() == "ChannelShuffle") {
+    return layout == Format::kNHWC ? Role::kShuffle : Role::kNone;
+  }
   if (!SingleOutput(n)) return Role::kNone;
   const bool conv = IsOnnx(n, "Conv") || (n.domain() == "ge" && n.op_type() == "FusedConv");
   if (conv && OnDnnl(n)) return Role::kConv;
@@ -109,8 +113,13 @@ class FormatSelectionPass : public GraphLevelPass {
     std::vector<ir::Value*> blocked;
     is_blocked_.clear();
     plain_format_.clear();
+    shuffle_blocked_.clear();
     for (ir::Node* n : order) {
       const Role role = RoleOf(*n, layout_);
+      if (role == Role::kShuffle) {
+        DecideShuffle(n, &blocked);
+        continue;
+      }
       ir::Value* y = n->output(0);
       if (role == Role::kNone || !PlainFloat4d(y)) continue;
       bool want = false;
@@ -128,6 +137,7 @@ class FormatSelectionPass : public GraphLevelPass {
           want = true;
           for (int i = 0; i < n->num_inputs(); ++i) want = want && (!MainOperand(*n, i) || InputBlocked(*n, i));
           break;
+        case Role::kShuffle:
         case Role::kNone: break;
       }
       // A node reading any input in the layout must run on the engine that understands it.
@@ -155,6 +165,10 @@ class FormatSelectionPass : public GraphLevelPass {
       case Role::kPool:
       case Role::kChannelwise: return i == 0;
       case Role::kConcat: return true;
+      case Role::kShuffle: {  // optimistic until the shuffle is decided (all of its inputs in the layout)
+        auto it = shuffle_blocked_.find(&n);
+        return it == shuffle_blocked_.end() || it->second;
+      }
       case Role::kBinary: {
         if (MainOperand(n, i)) return true;
         // A broadcast operand is read in the layout when the binary's full-size operands are in it.
@@ -166,6 +180,21 @@ class FormatSelectionPass : public GraphLevelPass {
       case Role::kNone: return false;
     }
     return false;
+  }
+
+  // A channel shuffle takes the layout when every input has it: then all its outputs have it too.
+  void DecideShuffle(ir::Node* n, std::vector<ir::Value*>* blocked) {
+    bool want = n->num_inputs() > 0;
+    for (int i = 0; i < n->num_inputs(); ++i) want = want && InputBlocked(*n, i);
+    for (const ir::Value* y : n->outputs()) want = want && PlainFloat4d(y);
+    shuffle_blocked_[n] = want;
+    if (!want) return;
+    for (ir::Value* y : n->outputs()) {
+      plain_format_[y] = y->desc().format;
+      y->desc().format = layout_;
+      blocked->push_back(y);
+      is_blocked_.insert(y);
+    }
   }
 
   // Gives v's plain readers (and the graph output, when v is one) a TransData'd plain copy of v. The copy takes
@@ -197,6 +226,7 @@ class FormatSelectionPass : public GraphLevelPass {
   Format layout_;
   std::unordered_set<const ir::Value*> is_blocked_;
   std::unordered_map<const ir::Value*, Format> plain_format_;  // blocked value -> its format before the pass
+  std::unordered_map<const ir::Node*, bool> shuffle_blocked_;   // decided channel shuffles
 };
 
 }  // namespace

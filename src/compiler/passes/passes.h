@@ -27,6 +27,10 @@ std::unique_ptr<GraphPass> CreateIdentityRemovalPass();
 // Folds BatchNormalization (inference mode) into a preceding Conv, Gemm, or MatMul+Add with constant weights.
 std::unique_ptr<GraphPass> CreateBatchNormFoldingPass();
 
+// ShuffleNet's channel shuffle (Reshape, Transpose of axes 1 and 2, Reshape), with the channel Concat feeding it
+// and the equal channel Slices reading it -> ge::ChannelShuffle (channel_shuffle_fusion_pass.cc).
+std::unique_ptr<GraphPass> CreateChannelShuffleFusionPass();
+
 // A constant-zero Pad of the spatial dims whose only reader is an AveragePool (without pads or ceil_mode; it then
 // counts the padding) or a Conv becomes that node's pads (pad_fusion_pass.cc).
 std::unique_ptr<GraphPass> CreatePadFusionPass();

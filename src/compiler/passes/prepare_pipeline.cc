@@ -28,6 +28,7 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
   // Fusion needs the simplified graph: BatchNorm folded into MatMul + Add first, constants folded into biases.
   PassManager finish;
   if (fusion == "1") {
+    finish.Add(CreateChannelShuffleFusionPass());
     finish.Add(CreatePadFusionPass());
     finish.Add(CreateLayerNormFusionPass());
     finish.Add(CreateLayoutSimplifyPass());

@@ -4,6 +4,7 @@
 #include "kernels/exec/prepared_kernel.h"
 
 #include "kernels/exec/binary_kernel.h"
+#include "kernels/exec/channel_shuffle_kernel.h"
 #include "kernels/exec/copy_kernel.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/ref_adapter.h"
@@ -61,11 +62,16 @@ bool PlainTensor(const ir::Value* v) {
 // engine the compiler assigned runs such a node.
 bool NeedsLayoutEngine(const ir::Node& node) {
   if (node.domain() == "ge" && node.op_type() == "TransData") return true;
+  // ge::ChannelShuffle's own kernel reads and writes NHWC (channel_shuffle_kernel.h).
+  const bool nhwc_ok = node.domain() == "ge" && node.op_type() == "ChannelShuffle";
+  auto needs = [nhwc_ok](const ir::Value* v) {
+    return v != nullptr && IsNonPlainLayout(v->desc().format) && !(nhwc_ok && v->desc().format == Format::kNHWC);
+  };
   for (const ir::Value* v : node.inputs()) {
-    if (v != nullptr && IsNonPlainLayout(v->desc().format)) return true;
+    if (needs(v)) return true;
   }
   for (const ir::Value* v : node.outputs()) {
-    if (v != nullptr && IsNonPlainLayout(v->desc().format)) return true;
+    if (needs(v)) return true;
   }
   return false;
 }
@@ -114,6 +120,10 @@ StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& re
   if (KernelFactory engine = engines.Find(node.engine())) {
     GE_ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> k, engine(request));
     if (k != nullptr) return k;
+  }
+  // Fast kernels of ge:: ops; ChannelShuffle also reads and writes NHWC.
+  if (node.domain() == "ge" && node.op_type() == "ChannelShuffle") {
+    if (std::unique_ptr<PreparedKernel> k = PrepareChannelShuffle(request)) return k;
   }
   if (NeedsLayoutEngine(node)) {
     return FailedPrecondition(NodeLabel(node) + ": engine '" + node.engine() +

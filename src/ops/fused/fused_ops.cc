@@ -5,6 +5,7 @@
 //   ge::FusedMatMul(A, B, [Bias]) -> Y       Y = act(MatMul(A, B) + Bias), Bias 1-D over Y's last dim
 //   ge::FusedBatchNormalization(X, scale, B, mean, var) -> Y   Y = act(BatchNormalization(...)), inference only
 #include "ops/families.h"
+#include "ops/fused/channel_shuffle_op.h"
 #include "ops/fused/fused_activation.h"
 #include "ops/fused/trans_data_op.h"
 #include "ops/fused/transformer_ops.h"
@@ -132,6 +133,7 @@ void RegisterFusedOps(OpRegistry* r) {
   r->Add({"ge", "FusedMatMul", 2, 3, 1, 1, InferFusedMatMul});
   r->Add({"ge", "FusedBatchNormalization", 5, 5, 1, 1, InferFusedBatchNorm});
   r->Add({"ge", "TransData", 1, 1, 1, 1, InferTransData});
+  r->Add({"ge", "ChannelShuffle", 1, kVariadic, 1, kVariadic, InferChannelShuffle});
   RegisterTransformerOps(r);
 }
 

@@ -2,12 +2,15 @@
 // BatchNormalization,
 // taken from the nn and math families' registration functions), then the epilogue (fused_epilogue.h) in place on
 // its output, so a fused node computes exactly what its unfused nodes compute.
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "kernels/ref/families.h"
 #include "kernels/ref/fused/fused_epilogue.h"
 #include "kernels/ref/math/math_kernels_internal.h"
 #include "kernels/ref/nn/nn_kernels_internal.h"
+#include "ops/fused/channel_shuffle_op.h"
 
 namespace ge::ref {
 namespace {
@@ -75,6 +78,42 @@ Status RefFusedGemm(KernelContext& ctx) { return RunFused(ctx, "Gemm", -1, AddKi
 Status RefFusedMatMul(KernelContext& ctx) { return RunFused(ctx, "MatMul", 2, AddKind::kLastDim); }
 Status RefFusedBatchNorm(KernelContext& ctx) { return RunFused(ctx, "BatchNormalization", -1, AddKind::kNone); }
 
+// ge::ChannelShuffle on plain tensors: every output channel plane copied from its source plane.
+Status RefChannelShuffle(KernelContext& ctx) {
+  std::vector<int64_t> channels;
+  const Tensor* x0 = ctx.input(0);
+  if (x0 == nullptr || x0->rank() < 2) return ctx.Error("X1 must be [N, C, ...]");
+  for (int i = 0; i < static_cast<int>(ctx.inputs.size()); ++i) {
+    const Tensor* x = ctx.input(i);
+    if (x == nullptr || x->dtype() != x0->dtype() || x->rank() != x0->rank()) return ctx.Error("inputs do not match");
+    for (int d = 0; d < x->rank(); ++d) {
+      if (d != 1 && x->dim(d) != x0->dim(d)) return ctx.Error("inputs differ outside the channel axis");
+    }
+    channels.push_back(x->dim(1));
+  }
+  const std::vector<ops::ShuffleSource> src = ops::ChannelShuffleSources(channels, ctx.attr().GetInt("groups", 0));
+  const int64_t c = static_cast<int64_t>(src.size()), m = ctx.num_outputs();
+  if (c == 0 || c % m != 0) return ctx.Error("the channels do not divide into groups and outputs");
+  const int64_t n = x0->dim(0), per_out = c / m;
+  int64_t plane = 1;
+  for (int d = 2; d < x0->rank(); ++d) plane *= x0->dim(d);
+  const size_t bytes = static_cast<size_t>(plane) * DataTypeSize(x0->dtype());
+  for (int t = 0; t < m; ++t) {
+    Dims dims = x0->dims();
+    dims[1] = per_out;
+    GE_ASSIGN_OR_RETURN(Tensor * y, ctx.AllocateOutput(t, dims, x0->dtype()));
+    for (int64_t b = 0; b < n; ++b) {
+      for (int64_t j = 0; j < per_out; ++j) {
+        const ops::ShuffleSource& s = src[t * per_out + j];
+        const Tensor* x = ctx.input(s.input);
+        const char* from = static_cast<const char*>(x->raw_data()) + ((b * x->dim(1) + s.channel) * bytes);
+        std::memcpy(static_cast<char*>(y->raw_data()) + (b * per_out + j) * bytes, from, bytes);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterTransformerRefKernels(KernelRegistry* r);  // transformer_kernels.cc
@@ -84,6 +123,7 @@ void RegisterFusedRefKernels(KernelRegistry* r) {
   r->Add("ge", "FusedGemm", RefFusedGemm);
   r->Add("ge", "FusedMatMul", RefFusedMatMul);
   r->Add("ge", "FusedBatchNormalization", RefFusedBatchNorm);
+  r->Add("ge", "ChannelShuffle", RefChannelShuffle);
   RegisterTransformerRefKernels(r);
 }
 

@@ -1,0 +1,109 @@
+// ge::ChannelShuffle's kernel: plain and NHWC layouts against the reference kernel, several inputs and outputs.
+#include "kernels/exec/channel_shuffle_kernel.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "base/testing/expect_match.h"
+#include "kernels/ref/families.h"
+#include "kernels/ref/testing/op_tester.h"
+#include "ops/families.h"
+
+namespace ge::exec {
+namespace {
+
+Tensor Random(const Dims& dims, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1, 1);
+  Tensor t = Tensor::Create(DataType::kFloat, dims).value();
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(rng);
+  return t;
+}
+
+// [N, C, H, W] -> the same values in NHWC order (and back with to_nchw).
+Tensor Permute(const Tensor& x, bool to_nhwc) {
+  const int64_t n = x.dim(0), c = x.dim(1), h = x.dim(2), w = x.dim(3);
+  Tensor y = Tensor::Create(DataType::kFloat, x.dims()).value();
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t p = 0; p < h * w; ++p) {
+        const int64_t nchw = (b * c + k) * h * w + p, nhwc = (b * h * w + p) * c + k;
+        if (to_nhwc) {
+          y.data<float>()[nhwc] = x.data<float>()[nchw];
+        } else {
+          y.data<float>()[nchw] = x.data<float>()[nhwc];
+        }
+      }
+  return y;
+}
+
+void Check(const std::vector<Tensor>& in, int outputs, int64_t groups, Format layout) {
+  ir::AttrMap attrs;
+  attrs.Set("groups", ir::AttrValue::Int(groups));
+  ref::testing::OpTester t(ops::RegisterFusedOps, ref::RegisterFusedRefKernels);
+  auto want = t.Run("ChannelShuffle", in, attrs, outputs, 1, "ge");
+  ASSERT_TRUE(want.ok()) << want.status().ToString();
+
+  ir::Graph g("g");
+  std::vector<ir::Value*> ins, outs;
+  PrepareRequest r;
+  for (size_t i = 0; i < in.size(); ++i) {
+    TensorDesc d(DataType::kFloat, Shape(in[i].dims()));
+    d.format = layout;
+    ins.push_back(g.AddInput("x" + std::to_string(i), d));
+    r.input_descs.push_back(d);
+    r.const_inputs.push_back(nullptr);
+  }
+  for (int k = 0; k < outputs; ++k) {
+    TensorDesc d(DataType::kFloat, Shape((*want)[k].tensor.dims()));
+    d.format = layout;
+    outs.push_back(g.AddValue("y" + std::to_string(k), d));
+    r.output_descs.push_back(d);
+  }
+  ir::Node* node = g.AddNode("ChannelShuffle", "s", ins, outs, "ge");
+  node->attrs() = attrs;
+  r.node = node;
+  std::unique_ptr<PreparedKernel> k = PrepareChannelShuffle(r);
+  ASSERT_NE(k, nullptr);
+  EXPECT_STREQ(k->impl_name(), "exec.channel_shuffle");
+  const bool nhwc = layout == Format::kNHWC;
+  std::vector<Tensor> stored_in, got;
+  for (const Tensor& x : in) stored_in.push_back(nhwc ? Permute(x, true) : x);
+  for (int i = 0; i < static_cast<int>(in.size()); ++i) k->io().inputs[i] = stored_in[i].raw_data();
+  for (int o = 0; o < outputs; ++o) {
+    got.push_back(Tensor::Create(DataType::kFloat, (*want)[o].tensor.dims()).value());
+    k->io().outputs[o] = got[o].raw_data();
+  }
+  rt::TaskContext ctx;
+  ASSERT_TRUE(k->fn()(k->args(), ctx).ok());
+  for (int o = 0; o < outputs; ++o) {
+    EXPECT_TRUE(TensorsMatch(nhwc ? Permute(got[o], false) : got[o], (*want)[o].tensor, 0.0)) << "output " << o;
+  }
+}
+
+TEST(ChannelShuffleKernel, PlainAndNhwcMatchRef) {
+  for (Format layout : {Format::kND, Format::kNHWC}) {
+    Check({Random({2, 6, 3, 5}, 1), Random({2, 10, 3, 5}, 2)}, 2, 2, layout);  // ShuffleNet: concat, shuffle, split
+    Check({Random({1, 12, 4, 4}, 3)}, 1, 3, layout);                            // one input, three groups
+    Check({Random({1, 4, 2, 2}, 4), Random({1, 4, 2, 2}, 5)}, 4, 4, layout);   // four outputs
+  }
+}
+
+TEST(ChannelShuffleKernel, RefMatchesTheDefinition) {
+  // X = [a0 a1 a2 | b0 b1 b2] (one pixel), groups 2: S = [a0 b0 a1 b1 a2 b2].
+  ref::testing::OpTester t(ops::RegisterFusedOps, ref::RegisterFusedRefKernels);
+  ir::AttrMap attrs;
+  attrs.Set("groups", ir::AttrValue::Int(2));
+  auto y = t.Run("ChannelShuffle", {Tensor::FromVector<float>({1, 2, 3}, {1, 3, 1, 1}),
+                                    Tensor::FromVector<float>({10, 20, 30}, {1, 3, 1, 1})},
+                 attrs, 1, 1, "ge");
+  ASSERT_TRUE(y.ok()) << y.status().ToString();
+  EXPECT_TRUE(TensorsMatch((*y)[0].tensor, Tensor::FromVector<float>({1, 10, 2, 20, 3, 30}, {1, 6, 1, 1}), 0.0));
+  attrs.Set("groups", ir::AttrValue::Int(4));  // 6 channels do not split into 4 groups
+  EXPECT_FALSE(t.Run("ChannelShuffle", {Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, {1, 6, 1, 1})}, attrs, 1, 1,
+                     "ge").ok());
+}
+
+}  // namespace
+}  // namespace ge::exec
