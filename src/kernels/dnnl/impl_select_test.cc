@@ -72,7 +72,7 @@ TEST(ImplSelect, RecordedVariantIsPrepared) {
   ASSERT_TRUE(base.ok() && (*base)->kernel != nullptr);
   const std::vector<std::string> variants = KernelVariants((*base)->request);
   ASSERT_FALSE(variants.empty());
-  EXPECT_EQ(variants.front(), "direct");
+  EXPECT_TRUE(variants.front() == "direct" || variants.front() == "winograd") << variants.front();
   for (const std::string& v : variants) {
     Case cv = c;
     cv.attrs.Set(exec::kKernelVariantAttr, AV::String(v));
