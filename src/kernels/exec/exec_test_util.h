@@ -66,6 +66,13 @@ struct OpCase {
   int64_t opset = 17;
 };
 
+// Transpose's perm attribute.
+inline ir::AttrMap Perm(const std::vector<int64_t>& p) {
+  ir::AttrMap m;
+  m.Set("perm", ir::AttrValue::Ints(p));
+  return m;
+}
+
 // A prepared one-node graph with its slots bound to owned buffers.
 struct Prepared {
   std::unique_ptr<ir::Graph> graph;

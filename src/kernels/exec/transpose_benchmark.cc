@@ -8,12 +8,6 @@
 namespace ge::exec::testing {
 namespace {
 
-ir::AttrMap Perm(const std::vector<int64_t>& p) {
-  ir::AttrMap m;
-  m.Set("perm", ir::AttrValue::Ints(p));
-  return m;
-}
-
 OpCase MakeCase(int which) {
   std::mt19937 rng(37);
   switch (which) {

@@ -10,12 +10,6 @@
 namespace ge::exec::testing {
 namespace {
 
-ir::AttrMap Perm(const std::vector<int64_t>& p) {
-  ir::AttrMap m;
-  m.Set("perm", ir::AttrValue::Ints(p));
-  return m;
-}
-
 // Random bytes for integer and bool dtypes; ordinary values for floating ones (ref moves them as floats, which may
 // quiet a signalling NaN).
 Tensor RandomBits(DataType dt, const Dims& dims, std::mt19937& rng) {
