@@ -33,6 +33,7 @@ inline void RegisterAllOps(ops::OpRegistry* r) {
   ops::RegisterMathOps(r);
   ops::RegisterControlOps(r);
   ops::RegisterMiscOps(r);
+  ops::RegisterFusedOps(r);
 }
 
 inline void RegisterAllKernels(ref::KernelRegistry* r) {
@@ -44,6 +45,7 @@ inline void RegisterAllKernels(ref::KernelRegistry* r) {
   ref::RegisterMathRefKernels(r);
   ref::RegisterControlRefKernels(r);
   ref::RegisterMiscRefKernels(r);
+  ref::RegisterFusedRefKernels(r);
 }
 
 inline ref::testing::OpTester MakeTester() { return ref::testing::OpTester(RegisterAllOps, RegisterAllKernels); }
@@ -64,6 +66,7 @@ struct OpCase {
   ir::AttrMap attrs;
   int num_outputs = 1;
   int64_t opset = 17;
+  std::string domain;  // "" = ai.onnx; "ge" for the compiler's fused ops
 };
 
 // Transpose's perm attribute.
@@ -116,7 +119,7 @@ inline StatusOr<std::unique_ptr<Prepared>> PrepareCase(const OpCase& c,
     in_descs.push_back(d);
   }
   // Inference as the compiler runs it: only constant values are known.
-  const ops::OpSchema* schema = ops::BuiltinOps().Find("", c.op);
+  const ops::OpSchema* schema = ops::BuiltinOps().Find(c.domain, c.op);
   if (schema == nullptr) return NotFound("no schema for " + c.op);
   ops::InferContext ictx;
   ictx.attrs = &c.attrs;
@@ -135,7 +138,7 @@ inline StatusOr<std::unique_ptr<Prepared>> PrepareCase(const OpCase& c,
     ir::Value* v = g.AddValue("out" + std::to_string(i), out_descs[i]);
     outs.push_back(v);
   }
-  p->node = g.AddNode(c.op, "n_" + c.op, ins, outs);
+  p->node = g.AddNode(c.op, "n_" + c.op, ins, outs, c.domain);
   p->node->attrs() = c.attrs;
 
   PrepareRequest& r = p->request;
@@ -172,7 +175,7 @@ inline StatusOr<std::unique_ptr<Prepared>> PrepareCase(const OpCase& c,
 
 // Runs the same op on the ref kernels (OpTester) with every input known.
 inline StatusOr<std::vector<Value>> RunRef(const OpCase& c) {
-  return MakeTester().Run(c.op, c.inputs, c.attrs, c.num_outputs, c.opset);
+  return MakeTester().Run(c.op, c.inputs, c.attrs, c.num_outputs, c.opset, c.domain);
 }
 
 // Uniform values in [lo, hi) (integers: rounded).

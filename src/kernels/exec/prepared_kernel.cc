@@ -6,6 +6,7 @@
 #include "kernels/exec/binary_kernel.h"
 #include "kernels/exec/channel_shuffle_kernel.h"
 #include "kernels/exec/copy_kernel.h"
+#include "kernels/exec/matmul_kernel.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/ref_adapter.h"
 #include "kernels/exec/slice_kernel.h"
@@ -39,6 +40,8 @@ constexpr FastEntry kFastKernels[] = {
     {"Identity", PrepareCopy}, {"Reshape", PrepareCopy}, {"Flatten", PrepareCopy}, {"Squeeze", PrepareCopy},
     {"Unsqueeze", PrepareCopy}, {"Dropout", PrepareCopy},
     {"Transpose", PrepareTranspose}, {"Slice", PrepareSlice},
+    // constant-weight matrix products on the packed AVX2 SGEMM
+    {"MatMul", PrepareMatMulPacked}, {"Gemm", PrepareMatMulPacked},
 };
 // clang-format on
 
@@ -124,6 +127,9 @@ StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& re
   // Fast kernels of ge:: ops; ChannelShuffle also reads and writes NHWC.
   if (node.domain() == "ge" && node.op_type() == "ChannelShuffle") {
     if (std::unique_ptr<PreparedKernel> k = PrepareChannelShuffle(request)) return k;
+  }
+  if (node.domain() == "ge" && (node.op_type() == "FusedMatMul" || node.op_type() == "FusedGemm")) {
+    if (std::unique_ptr<PreparedKernel> k = PrepareMatMulPacked(request)) return k;
   }
   if (NeedsLayoutEngine(node)) {
     return FailedPrecondition(NodeLabel(node) + ": engine '" + node.engine() +

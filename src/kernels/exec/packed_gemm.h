@@ -1,0 +1,31 @@
+// ge's own packed-weights SGEMM for AVX2 + FMA (x86-64-v3), for the matrices oneDNN 2.6 runs there only through
+// its generic sgemm, which repacks the constant weights on every call (about 2x slower on an MLP layer):
+//   C[M, N] = act(A[M, K] @ B[K, N] + bias[N])
+// B is packed once, at prepare, into panels of kPanel columns ([N / kPanel][K][kPanel], the last panel
+// zero-padded); a 6 x 16 register tile of C accumulates over the whole K. A is read in place (row stride lda).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace ge::exec {
+
+inline constexpr int64_t kPanel = 16;
+
+struct PackedMatrix {
+  int64_t k = 0, n = 0;
+  std::vector<float> data;  // panels; 32-byte alignment is not required (unaligned loads)
+};
+
+// Packs B ([K, N] with row stride ldb, or, when trans, B^T stored as [N, K] with row stride ldb).
+PackedMatrix PackB(const float* b, int64_t k, int64_t n, int64_t ldb, bool trans);
+
+enum class GemmActivation { kNone, kRelu };
+
+// Whether this CPU runs the AVX2 + FMA kernel.
+bool PackedGemmAvailable();
+
+// Rows [m0, m1) and panels [p0, p1) of C = act(A @ B + bias); bias may be null. Requires PackedGemmAvailable().
+void PackedGemm(int64_t m0, int64_t m1, int64_t p0, int64_t p1, const float* a, int64_t lda, const PackedMatrix& b,
+                const float* bias, GemmActivation act, float* c, int64_t ldc);
+
+}  // namespace ge::exec
