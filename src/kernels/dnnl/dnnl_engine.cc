@@ -12,7 +12,6 @@
 #include "kernels/dnnl/dnnl_ops.h"
 #include "kernels/dnnl/packed_layout.h"
 #include "kernels/exec/kernel_util.h"
-#include "kernels/exec/matmul_kernel.h"
 
 namespace ge::dnnl_kernels {
 namespace {
@@ -109,14 +108,7 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     const OpView v = OpView::FromRequest(request);
     if (!CommonSupported(v, e->blocked_ok)) return std::unique_ptr<exec::PreparedKernel>();
     const OmpThreadsScope threads(std::max(1, v.threads));
-    KernelPtr k = e->prepare(v);
-    // Where oneDNN has no brgemm matmul (x86-64-v3) it runs its generic sgemm, which repacks constant weights on
-    // every call: ge's packed AVX2 kernel is about twice as fast there.
-    if (k != nullptr && (e->prepare == PrepareMatMul || e->prepare == PrepareGemm) &&
-        std::string(k->impl_name()).find("gemm:jit") != std::string::npos) {
-      if (KernelPtr packed = exec::PrepareMatMulPacked(request)) return packed;
-    }
-    return k;
+    return e->prepare(v);
   } catch (const dnnl::error& err) {
     if (Unsupported(err.status)) return std::unique_ptr<exec::PreparedKernel>();
     if (err.status == dnnl_out_of_memory) return ResourceExhausted(label + ": oneDNN: " + err.what());
@@ -134,11 +126,7 @@ StatusOr<KernelChoice> ChooseKernel(const exec::PrepareRequest& request) {
   GE_ASSIGN_OR_RETURN(std::unique_ptr<exec::PreparedKernel> k, PrepareDnnlKernel(request));
   KernelChoice choice;
   auto* dk = dynamic_cast<DnnlKernel*>(k.get());
-  if (dk == nullptr) {  // declined, or handed to one of ge's own kernels (exec::PrepareMatMulPacked)
-    choice.prepared = k != nullptr;
-    if (k != nullptr) choice.impl = k->impl_name();
-    return choice;
-  }
+  if (dk == nullptr) return choice;  // declined: the loader falls back to ge's own kernels
   choice.prepared = true;
   choice.impl = dk->impl_name();
   choice.reference = dk->reference();

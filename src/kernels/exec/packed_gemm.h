@@ -1,5 +1,5 @@
-// ge's own packed-weights SGEMM for AVX2 + FMA (x86-64-v3), for the matrices oneDNN 2.6 runs there only through
-// its generic sgemm, which repacks the constant weights on every call (about 2x slower on an MLP layer):
+// ge's own packed-weights SGEMM for AVX2 + FMA (ge's kernels for constant-weight matrix products; the start of
+// ge's own AVX2 kernels for what oneDNN 2.6 lacks there, e.g. Winograd convolutions):
 //   C[M, N] = act(A[M, K] @ B[K, N] + bias[N])
 // B is packed once, at prepare, into panels of kPanel columns ([N / kPanel][K][kPanel], the last panel
 // zero-padded); a 6 x 16 register tile of C accumulates over the whole K. A is read in place (row stride lda).
