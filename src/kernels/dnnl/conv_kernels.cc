@@ -214,14 +214,12 @@ KernelPtr PrepareConv(const OpView& v) {
   const CF::primitive_desc& pd = *chosen;
 
   // Activations in the primitive's layout: the slot itself, or a kernel-owned buffer reordered from / to it.
-  const bool src_direct = pd.src_desc() == src_slot, dst_direct = pd.dst_desc() == dst_slot;
-  const dnnl::memory x_slot = k->BindInput(0, src_slot), y_slot = k->BindOutput(0, dst_slot);
-  const dnnl::memory x = src_direct ? x_slot : k->OwnedMemory(pd.src_desc());
-  const dnnl::memory y = dst_direct ? y_slot : k->OwnedMemory(pd.dst_desc());
-  if (!src_direct) AddReorder(k.get(), x_slot, x);
+  const ActivationBinding act = BindActivations(k.get(), src_slot, pd.src_desc(), dst_slot, pd.dst_desc());
+  const dnnl::memory& x = act.src;
+  const dnnl::memory& y = act.dst;
   if (p.has_sum) {
     const dnnl::memory::desc sum_slot = ActivationDesc(v.in[3]);
-    if (dst_direct && sum_slot == dst_slot) {
+    if (act.dst_direct && sum_slot == dst_slot) {
       k->SetPreCopy(3, 0, dst_slot.get_size());
     } else {
       AddReorder(k.get(), k->BindInput(3, sum_slot), y);
@@ -234,7 +232,7 @@ KernelPtr PrepareConv(const OpView& v) {
   };
   if (p.has_bias) args.push_back({DNNL_ARG_BIAS, k->BindInput(2, b_md)});
   k->AddStep(CF(pd), pd, args);
-  if (!dst_direct) AddReorder(k.get(), y, y_slot);
+  FinishActivations(k.get(), act);
   k->Finalize();
   return k;
 }

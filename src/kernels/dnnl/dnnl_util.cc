@@ -244,4 +244,21 @@ void AddReorder(DnnlKernel* k, const dnnl::memory& from, const dnnl::memory& to)
   k->AddStep(dnnl::reorder(pd), pd, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
 }
 
+ActivationBinding BindActivations(DnnlKernel* k, const dnnl::memory::desc& src_slot, const dnnl::memory::desc& src_md,
+                                  const dnnl::memory::desc& dst_slot, const dnnl::memory::desc& dst_md) {
+  ActivationBinding b;
+  const dnnl::memory x_slot = k->BindInput(0, src_slot);
+  b.dst_slot = k->BindOutput(0, dst_slot);
+  const bool src_direct = src_md == src_slot;
+  b.dst_direct = dst_md == dst_slot;
+  b.src = src_direct ? x_slot : k->OwnedMemory(src_md);
+  b.dst = b.dst_direct ? b.dst_slot : k->OwnedMemory(dst_md);
+  if (!src_direct) AddReorder(k, x_slot, b.src);
+  return b;
+}
+
+void FinishActivations(DnnlKernel* k, const ActivationBinding& b) {
+  if (!b.dst_direct) AddReorder(k, b.dst, b.dst_slot);
+}
+
 }  // namespace ge::dnnl_kernels

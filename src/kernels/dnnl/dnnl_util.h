@@ -103,4 +103,16 @@ struct PackedWeightsError : std::runtime_error {
 // Appends a reorder step from one memory to another (layouts differ, dims equal).
 void AddReorder(DnnlKernel* k, const dnnl::memory& from, const dnnl::memory& to);
 
+// A primitive's source and destination bound to input slot 0 and output slot 0: the slot itself where the
+// primitive uses the slot's layout, else a kernel-owned buffer in the primitive's layout. BindActivations adds the
+// reorder from the source slot (call it before the primitive's step); FinishActivations adds the one to the
+// destination slot (call it after).
+struct ActivationBinding {
+  dnnl::memory src, dst, dst_slot;
+  bool dst_direct = true;
+};
+ActivationBinding BindActivations(DnnlKernel* k, const dnnl::memory::desc& src_slot, const dnnl::memory::desc& src_md,
+                                  const dnnl::memory::desc& dst_slot, const dnnl::memory::desc& dst_md);
+void FinishActivations(DnnlKernel* k, const ActivationBinding& b);
+
 }  // namespace ge::dnnl_kernels

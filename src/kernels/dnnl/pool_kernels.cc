@@ -138,13 +138,9 @@ KernelPtr PreparePool(const OpView& v) {
   }
   if (!chosen) return nullptr;
   const PF::primitive_desc& pd = *chosen;
-  const bool src_direct = pd.src_desc() == src_slot, dst_direct = pd.dst_desc() == dst_slot;
-  const dnnl::memory x_slot = k->BindInput(0, src_slot), y_slot = k->BindOutput(0, dst_slot);
-  const dnnl::memory x = src_direct ? x_slot : k->OwnedMemory(pd.src_desc());
-  const dnnl::memory y = dst_direct ? y_slot : k->OwnedMemory(pd.dst_desc());
-  if (!src_direct) AddReorder(k.get(), x_slot, x);
-  k->AddStep(PF(pd), pd, {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}});
-  if (!dst_direct) AddReorder(k.get(), y, y_slot);
+  const ActivationBinding act = BindActivations(k.get(), src_slot, pd.src_desc(), dst_slot, pd.dst_desc());
+  k->AddStep(PF(pd), pd, {{DNNL_ARG_SRC, act.src}, {DNNL_ARG_DST, act.dst}});
+  FinishActivations(k.get(), act);
   k->Finalize();
   return k;
 }
