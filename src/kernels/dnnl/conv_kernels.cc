@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/dnnl/bf16_util.h"
+#include "kernels/dnnl/dnnl_engine.h"
 #include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
@@ -101,12 +102,13 @@ std::optional<dnnl::convolution_forward::primitive_desc> ChooseConv(
   const dnnl::memory::data_type ct = ComputeType(v);  // bf16: src is reordered anyway, so let oneDNN pick its layout
   const dnnl::memory::desc w_md = AsType(v.const_in(1) ? AnyDesc(wd) : PlainDesc(wd), ct);
   const dnnl::memory::desc b_md = PlainDesc({p.w[0]});
-  auto make_pd = [&](dnnl::algorithm alg, const dnnl::memory::desc& src_md, const dnnl::memory::desc& dst_md) {
+  auto make_pd = [&](dnnl::algorithm alg, const dnnl::memory::desc& src_md, const dnnl::memory::desc& dst_md,
+                     IsaLevel isa) {
     const auto prop = dnnl::prop_kind::forward_inference;
     const CF::desc d = p.has_bias
                            ? CF::desc(prop, alg, src_md, w_md, b_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r)
                            : CF::desc(prop, alg, src_md, w_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r);
-    return SelectImpl(CF::primitive_desc(d, attr, eng), v.max_isa);
+    return SelectImpl(CF::primitive_desc(d, attr, eng), isa);
   };
   const dnnl::memory::desc planned_src =
       AsType(src_fixed ? src_slot : blocked || ct != dnnl::memory::data_type::f32 ? AnyDesc(p.x) : src_slot, ct);
@@ -138,25 +140,40 @@ std::optional<dnnl::convolution_forward::primitive_desc> ChooseConv(
       candidates.push_back(wino);
     }
   }
+  // Above x86-64-v3 the AVX2 kernels are variants too ("direct@x86-64-v3"): on CPUs that split AVX-512 into two
+  // 256-bit halves (Zen 4) oneDNN's AVX2 kernels are as fast as its AVX-512 ones and faster for some small-channel
+  // 1x1 and depthwise layers (tuning efficientnet_b0 picks them for 33 of 64 convolutions). Only tuning picks them.
+  const IsaLevel primary = v.max_isa;
+  std::vector<IsaLevel> levels = {primary};
+  if ((primary == IsaLevel::kNone || primary == IsaLevel::kX86_64_V4) &&
+      static_cast<int>(DnnlMaxIsaLevel()) >= static_cast<int>(IsaLevel::kX86_64_V4)) {
+    levels.push_back(IsaLevel::kX86_64_V3);
+  }
   std::optional<CF::primitive_desc> chosen, fallback;
   std::vector<std::string> seen;  // impl + layouts of the variants already listed
-  for (const Candidate& c : candidates) {
-    std::optional<CF::primitive_desc> pd;
-    try {
-      pd = make_pd(c.alg, c.src, c.dst);
-    } catch (const dnnl::error&) {
-      continue;  // no implementation of this candidate within the target
-    }
-    if (!fallback) fallback = pd;
-    const bool reference = IsReferenceImpl(pd->impl_info_str());
-    if (!v.variant.empty() && v.variant == c.name) return pd;
-    if (!reference && !chosen) chosen = pd;
-    if (names != nullptr && !reference) {
-      const std::string key = std::string(pd->impl_info_str()) + "|" + EncodePackedLayout(pd->src_desc()) + "|" +
-                              EncodePackedLayout(pd->dst_desc());
-      if (std::find(seen.begin(), seen.end(), key) == seen.end()) {
-        seen.push_back(key);
-        names->push_back(c.name);
+  for (IsaLevel isa : levels) {
+    for (const Candidate& c : candidates) {
+      const std::string name = isa == primary ? std::string(c.name) : std::string(c.name) + "@" + IsaLevelName(isa);
+      if (isa != primary && names == nullptr && v.variant != name) continue;
+      std::optional<CF::primitive_desc> pd;
+      try {
+        pd = make_pd(c.alg, c.src, c.dst, isa);
+      } catch (const dnnl::error&) {
+        continue;  // no implementation of this candidate within the level
+      }
+      const bool reference = IsReferenceImpl(pd->impl_info_str());
+      if (!v.variant.empty() && v.variant == name) return pd;
+      if (isa == primary) {
+        if (!fallback) fallback = pd;
+        if (!reference && !chosen) chosen = pd;
+      }
+      if (names != nullptr && !reference) {
+        const std::string key = std::string(pd->impl_info_str()) + "|" + EncodePackedLayout(pd->src_desc()) + "|" +
+                                EncodePackedLayout(pd->dst_desc());
+        if (std::find(seen.begin(), seen.end(), key) == seen.end()) {
+          seen.push_back(key);
+          names->push_back(name);
+        }
       }
     }
   }
