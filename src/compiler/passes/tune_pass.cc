@@ -15,6 +15,7 @@
 #include "compiler/passes/passes.h"
 #include "kernels/dnnl/dnnl_engine.h"
 #include "kernels/exec/kernel_variant.h"
+#include "rt/thread_pool.h"
 
 namespace ge::compiler {
 namespace {
@@ -71,12 +72,14 @@ class SlotBuffers {
 };
 
 // Best seconds per run of the kernel prepared for `r` (with the node's current variant attributes), or +inf when
-// the engine declines it or a run fails.
-double TimeCandidate(const exec::PrepareRequest& r, const SlotBuffers& buffers) {
+// the engine declines it or a run fails. `pool` is what ge's own kernels get at run time (the device's pool of
+// the model's thread count); oneDNN's kernels use their OpenMP threads.
+double TimeCandidate(const exec::PrepareRequest& r, const SlotBuffers& buffers, rt::ThreadPool* pool) {
   auto k = dnnl_kernels::PrepareDnnlKernel(r);
   if (!k.ok() || *k == nullptr) return INFINITY;
   buffers.Bind(k->get());
   rt::TaskContext ctx;
+  ctx.pool = pool;
   auto run = [&]() { return (*k)->fn()((*k)->args(), ctx).ok(); };
   if (!run()) return INFINITY;
   double best = INFINITY, total = 0;
@@ -97,6 +100,7 @@ class TunePass : public GraphPass {
 
   StatusOr<bool> Run(ir::Model& model, const PassContext& ctx) override {
     std::mt19937 rng(7);
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<rt::ThreadPool> pool, rt::ThreadPool::Create(threads_));
     bool changed = false;
     for (ir::Node* n : model.graph->nodes()) {
       if (n->engine() != dnnl_kernels::kDnnlEngineName) continue;
@@ -116,7 +120,7 @@ class TunePass : public GraphPass {
       for (const std::string& variant : variants) {
         for (int t : thread_counts) {
           SetVariant(n, variant, t);
-          const double s = TimeCandidate(r, *buffers);
+          const double s = TimeCandidate(r, *buffers, pool.get());
           if (&variant == &variants.front() && t == threads_) default_time = s;
           if (s < best_time) best_time = s, best_variant = variant, best_threads = t;
         }

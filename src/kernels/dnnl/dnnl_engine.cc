@@ -12,6 +12,7 @@
 #include "kernels/dnnl/dnnl_ops.h"
 #include "kernels/dnnl/packed_layout.h"
 #include "kernels/exec/kernel_util.h"
+#include "kernels/exec/winograd_conv.h"
 
 namespace ge::dnnl_kernels {
 namespace {
@@ -78,6 +79,9 @@ const OpEntry* FindOp(const ir::Node& node) {
   return nullptr;
 }
 
+// The variant name of ge's own Winograd F(2,3) convolution among the dnnl engine's convolution variants.
+constexpr const char kGeWinogradVariant[] = "ge_winograd";
+
 bool Unsupported(dnnl_status_t s) { return s == dnnl_unimplemented || s == dnnl_invalid_arguments; }
 
 // oneDNN fixes a primitive's work split for omp_get_max_threads() at creation; executed with another thread count
@@ -108,6 +112,10 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     const OpView v = OpView::FromRequest(request);
     if (!CommonSupported(v, e->blocked_ok)) return std::unique_ptr<exec::PreparedKernel>();
     const OmpThreadsScope threads(std::max(1, v.threads));
+    // ge's own Winograd kernel as a convolution variant (exec/winograd_conv.h).
+    if (e->prepare == PrepareConv && v.variant == kGeWinogradVariant) {
+      if (KernelPtr k = exec::PrepareWinogradConv(request)) return k;
+    }
     return e->prepare(v);
   } catch (const dnnl::error& err) {
     if (Unsupported(err.status)) return std::unique_ptr<exec::PreparedKernel>();
@@ -126,7 +134,11 @@ StatusOr<KernelChoice> ChooseKernel(const exec::PrepareRequest& request) {
   GE_ASSIGN_OR_RETURN(std::unique_ptr<exec::PreparedKernel> k, PrepareDnnlKernel(request));
   KernelChoice choice;
   auto* dk = dynamic_cast<DnnlKernel*>(k.get());
-  if (dk == nullptr) return choice;  // declined: the loader falls back to ge's own kernels
+  if (dk == nullptr) {  // declined (the loader falls back to ge's own kernels), or ge's own variant chosen
+    choice.prepared = k != nullptr;
+    if (k != nullptr) choice.impl = k->impl_name();
+    return choice;
+  }
   choice.prepared = true;
   choice.impl = dk->impl_name();
   choice.reference = dk->reference();
@@ -157,7 +169,9 @@ std::vector<std::string> KernelVariants(const exec::PrepareRequest& request) {
     const OpView v = OpView::FromRequest(request);
     if (!CommonSupported(v, e->blocked_ok)) return {};
     const OmpThreadsScope threads(std::max(1, v.threads));
-    return ConvVariants(v);
+    std::vector<std::string> names = ConvVariants(v);
+    if (exec::PrepareWinogradConv(request) != nullptr) names.push_back(kGeWinogradVariant);
+    return names;
   } catch (const std::exception&) {
     return {};
   }
