@@ -180,6 +180,29 @@ std::optional<dnnl::convolution_forward::primitive_desc> ChooseConv(
   return chosen ? chosen : fallback;
 }
 
+// The weights' dims as oneDNN takes them ([G, O/G, I/G, k...] when grouped).
+Dims WeightDims(const ConvPlan& p) {
+  Dims wd = p.w;
+  if (p.group > 1) {
+    wd = {p.group, p.w[0] / p.group};
+    wd.insert(wd.end(), p.w.begin() + 1, p.w.end());
+  }
+  return wd;
+}
+
+// The primitive's attributes: user scratchpad, the residual sum and the activation as post-ops, except a lone
+// SiLU, which runs after the primitive (*silu; silu_epilogue.h: oneDNN's swish post-op is 2-3x slower). False when
+// the activation cannot be expressed.
+bool ConvAttr(const ConvPlan& p, dnnl::primitive_attr* attr, bool* silu) {
+  *attr = UserScratchpadAttr();
+  dnnl::post_ops ops;
+  if (p.has_sum) ops.append_sum(1.f);
+  *silu = p.act.size() == 1 && p.act[0].alg == dnnl::algorithm::eltwise_swish && p.act[0].alpha == 1.f;
+  if (!*silu && !AppendEltwise(p.act, &ops)) return false;
+  attr->set_post_ops(ops);
+  return true;
+}
+
 }  // namespace
 
 bool ConvSupported(const OpView& v) { return PlanConv(v).has_value(); }
@@ -188,16 +211,10 @@ std::vector<std::string> ConvVariants(const OpView& v) {
   const std::optional<ConvPlan> plan = PlanConv(v);
   if (!plan || !v.static_shapes) return {};
   const ConvPlan& p = *plan;
-  Dims wd = p.w;
-  if (p.group > 1) {
-    wd = {p.group, p.w[0] / p.group};
-    wd.insert(wd.end(), p.w.begin() + 1, p.w.end());
-  }
-  dnnl::primitive_attr attr = UserScratchpadAttr();
-  dnnl::post_ops ops;
-  if (p.has_sum) ops.append_sum(1.f);
-  if (!AppendEltwise(p.act, &ops)) return {};
-  attr.set_post_ops(ops);
+  const Dims wd = WeightDims(p);
+  dnnl::primitive_attr attr;
+  bool silu = false;
+  if (!ConvAttr(p, &attr, &silu)) return {};
   const dnnl::engine eng(dnnl::engine::kind::cpu, 0);
   std::vector<std::string> names;
   OpView any = v;
@@ -211,21 +228,15 @@ KernelPtr PrepareConv(const OpView& v) {
   if (!plan) return nullptr;
   const ConvPlan& p = *plan;
   auto k = std::make_unique<DnnlKernel>(*v.node, p.fused ? "dnnl.fused_conv" : "dnnl.conv", v.threads);
-  Dims wd = p.w;
-  if (p.group > 1) {
-    wd = {p.group, p.w[0] / p.group};
-    wd.insert(wd.end(), p.w.begin() + 1, p.w.end());
-  }
+  const Dims wd = WeightDims(p);
   // The slots' layouts: plain, or NHWC / NC1HWC0 where the compiler chose it (format selection).
   const dnnl::memory::desc src_slot = ActivationDesc(v.in[0]), dst_slot = ActivationDesc(v.out[0]);
   const dnnl::memory::desc w_plain = PlainDesc(wd);
   const dnnl::memory::desc b_md = PlainDesc({p.w[0]});
   using CF = dnnl::convolution_forward;
-  dnnl::primitive_attr attr = UserScratchpadAttr();
-  dnnl::post_ops ops;
-  if (p.has_sum) ops.append_sum(1.f);
-  if (!AppendEltwise(p.act, &ops)) return nullptr;
-  attr.set_post_ops(ops);
+  dnnl::primitive_attr attr;
+  bool silu = false;
+  if (!ConvAttr(p, &attr, &silu)) return nullptr;
   std::optional<CF::primitive_desc> chosen = ChooseConv(v, p, wd, attr, k->engine(), src_slot, dst_slot, nullptr);
   if (!chosen) return nullptr;
   const CF::primitive_desc& pd = *chosen;
@@ -250,6 +261,7 @@ KernelPtr PrepareConv(const OpView& v) {
   if (p.has_bias) args.push_back({DNNL_ARG_BIAS, k->BindInput(2, b_md)});
   k->AddStep(CF(pd), pd, args);
   FinishActivations(k.get(), act);
+  if (silu) k->SetSiluEpilogue(0, static_cast<int64_t>(dst_slot.get_size() / sizeof(float)));
   k->Finalize();
   return k;
 }

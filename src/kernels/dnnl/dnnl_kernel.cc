@@ -1,6 +1,7 @@
 #include "kernels/dnnl/dnnl_kernel.h"
 
 #include "kernels/dnnl/impl_select.h"
+#include "kernels/dnnl/silu_epilogue.h"
 
 #include "kernels/dnnl/omp_threads.h"
 
@@ -144,6 +145,7 @@ Status DnnlKernel::Execute() {
   }
   const dnnl_status_t st = dnnl_stream_wait(stream_.get());
   if (st != dnnl_success) return Internal(exec::NodeLabel(*node_) + ": oneDNN stream wait failed: " + dnnl_status2str(st));
+  if (silu_slot_ >= 0) SiluInPlace(static_cast<float*>(io_.outputs[silu_slot_]), silu_elements_, threads_);
   return Status::Ok();
 }
 

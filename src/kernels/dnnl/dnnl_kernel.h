@@ -58,6 +58,11 @@ class DnnlKernel final : public exec::PreparedKernel {
   // Before the steps: copy `bytes` from input slot `in` to output slot `out` unless both hold the same address
   // (post-op sum reads its addend from the destination).
   void SetPreCopy(int in, int out, size_t bytes);
+  // After the steps: SiLU in place on output slot `slot` (`elements` floats, its stored size): silu_epilogue.h.
+  void SetSiluEpilogue(int slot, int64_t elements) {
+    silu_slot_ = slot;
+    silu_elements_ = elements;
+  }
   // Allocates the scratchpad and fixes the argument arrays; call once after the last AddStep.
   void Finalize();
 
@@ -90,6 +95,8 @@ class DnnlKernel final : public exec::PreparedKernel {
   std::vector<ReorderedWeights> reordered_weights_;
   int copy_in_ = -1, copy_out_ = -1;
   bool reference_ = false;
+  int silu_slot_ = -1;
+  int64_t silu_elements_ = 0;
   size_t copy_bytes_ = 0;
 };
 
