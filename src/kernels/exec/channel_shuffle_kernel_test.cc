@@ -6,36 +6,18 @@
 #include <random>
 
 #include "base/testing/expect_match.h"
+#include "kernels/exec/exec_test_util.h"
 #include "kernels/ref/families.h"
 #include "kernels/ref/testing/op_tester.h"
 #include "ops/families.h"
 
-namespace ge::exec {
+namespace ge::exec::testing {
 namespace {
 
+// Uniform floats in [-1, 1), one fixed seed per tensor.
 Tensor Random(const Dims& dims, uint32_t seed) {
   std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-1, 1);
-  Tensor t = Tensor::Create(DataType::kFloat, dims).value();
-  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(rng);
-  return t;
-}
-
-// [N, C, H, W] -> the same values in NHWC order (and back with to_nchw).
-Tensor Permute(const Tensor& x, bool to_nhwc) {
-  const int64_t n = x.dim(0), c = x.dim(1), h = x.dim(2), w = x.dim(3);
-  Tensor y = Tensor::Create(DataType::kFloat, x.dims()).value();
-  for (int64_t b = 0; b < n; ++b)
-    for (int64_t k = 0; k < c; ++k)
-      for (int64_t p = 0; p < h * w; ++p) {
-        const int64_t nchw = (b * c + k) * h * w + p, nhwc = (b * h * w + p) * c + k;
-        if (to_nhwc) {
-          y.data<float>()[nhwc] = x.data<float>()[nchw];
-        } else {
-          y.data<float>()[nchw] = x.data<float>()[nhwc];
-        }
-      }
-  return y;
+  return RandomTensor(DataType::kFloat, dims, rng, -1, 1);
 }
 
 void Check(const std::vector<Tensor>& in, int outputs, int64_t groups, Format layout) {
@@ -69,7 +51,7 @@ void Check(const std::vector<Tensor>& in, int outputs, int64_t groups, Format la
   EXPECT_STREQ(k->impl_name(), "exec.channel_shuffle");
   const bool nhwc = layout == Format::kNHWC;
   std::vector<Tensor> stored_in, got;
-  for (const Tensor& x : in) stored_in.push_back(nhwc ? Permute(x, true) : x);
+  for (const Tensor& x : in) stored_in.push_back(nhwc ? PermuteNchwNhwc(x, true) : x);
   for (int i = 0; i < static_cast<int>(in.size()); ++i) k->io().inputs[i] = stored_in[i].raw_data();
   for (int o = 0; o < outputs; ++o) {
     got.push_back(Tensor::Create(DataType::kFloat, (*want)[o].tensor.dims()).value());
@@ -78,7 +60,7 @@ void Check(const std::vector<Tensor>& in, int outputs, int64_t groups, Format la
   rt::TaskContext ctx;
   ASSERT_TRUE(k->fn()(k->args(), ctx).ok());
   for (int o = 0; o < outputs; ++o) {
-    EXPECT_TRUE(TensorsMatch(nhwc ? Permute(got[o], false) : got[o], (*want)[o].tensor, 0.0)) << "output " << o;
+    EXPECT_TRUE(TensorsMatch(nhwc ? PermuteNchwNhwc(got[o], false) : got[o], (*want)[o].tensor, 0.0)) << "output " << o;
   }
 }
 
@@ -106,4 +88,4 @@ TEST(ChannelShuffleKernel, RefMatchesTheDefinition) {
 }
 
 }  // namespace
-}  // namespace ge::exec
+}  // namespace ge::exec::testing

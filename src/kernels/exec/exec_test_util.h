@@ -69,6 +69,19 @@ struct OpCase {
   std::string domain;  // "" = ai.onnx; "ge" for the compiler's fused ops
 };
 
+// A [N, C, spatial...] float tensor's values moved between NCHW order and NHWC storage (to_nhwc) or back.
+inline Tensor PermuteNchwNhwc(const Tensor& x, bool to_nhwc) {
+  const int64_t n = x.dim(0), c = x.dim(1), hw = x.numel() / std::max<int64_t>(1, n * c);
+  Tensor y = Tensor::Create(DataType::kFloat, x.dims()).value();
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t p = 0; p < hw; ++p) {
+        const int64_t nchw = (b * c + k) * hw + p, nhwc = (b * hw + p) * c + k;
+        y.data<float>()[to_nhwc ? nhwc : nchw] = x.data<float>()[to_nhwc ? nchw : nhwc];
+      }
+  return y;
+}
+
 // Transpose's perm attribute.
 inline ir::AttrMap Perm(const std::vector<int64_t>& p) {
   ir::AttrMap m;

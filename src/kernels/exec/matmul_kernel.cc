@@ -59,10 +59,7 @@ bool Float2dConst(const Tensor* t) { return t != nullptr && t->dtype() == DataTy
 }  // namespace
 
 std::unique_ptr<PreparedKernel> PrepareMatMulPacked(const PrepareRequest& r) {
-  if (!PackedGemmAvailable()) return nullptr;
-  if (r.max_isa != IsaLevel::kNone && static_cast<int>(r.max_isa) < static_cast<int>(IsaLevel::kX86_64_V3)) {
-    return nullptr;
-  }
+  if (!PackedGemmAllowed(r.max_isa)) return nullptr;
   const ir::Node& node = *r.node;
   const bool ge = node.domain() == "ge";
   const bool onnx = node.domain().empty() || node.domain() == "ai.onnx";

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/isa.h"
+
 namespace ge::exec {
 
 inline constexpr int64_t kPanel = 16;
@@ -23,6 +25,12 @@ enum class GemmActivation { kNone, kRelu };
 
 // Whether this CPU runs the AVX2 + FMA kernel.
 bool PackedGemmAvailable();
+// Whether a model for target `max_isa` (kNone: no limit) may use it here: available, and the target is x86-64-v3
+// or above.
+inline bool PackedGemmAllowed(IsaLevel max_isa) {
+  return PackedGemmAvailable() &&
+         (max_isa == IsaLevel::kNone || static_cast<int>(max_isa) >= static_cast<int>(IsaLevel::kX86_64_V3));
+}
 
 // Rows [m0, m1) and panels [p0, p1) of C = act(A @ B + bias); bias may be null. Requires PackedGemmAvailable().
 void PackedGemm(int64_t m0, int64_t m1, int64_t p0, int64_t p1, const float* a, int64_t lda, const PackedMatrix& b,

@@ -168,10 +168,7 @@ bool AllEqual(const std::vector<int64_t>& v, size_t n, int64_t value) {
 }  // namespace
 
 std::unique_ptr<PreparedKernel> PrepareWinogradConv(const PrepareRequest& r) {
-  if (!PackedGemmAvailable()) return nullptr;
-  if (r.max_isa != IsaLevel::kNone && static_cast<int>(r.max_isa) < static_cast<int>(IsaLevel::kX86_64_V3)) {
-    return nullptr;
-  }
+  if (!PackedGemmAllowed(r.max_isa)) return nullptr;
   const ir::Node& node = *r.node;
   const bool fused = node.domain() == "ge" && node.op_type() == "FusedConv";
   if (!fused && !((node.domain().empty() || node.domain() == "ai.onnx") && node.op_type() == "Conv")) return nullptr;

@@ -8,33 +8,19 @@
 #include <random>
 
 #include "base/testing/expect_match.h"
+#include "kernels/exec/exec_test_util.h"
 #include "kernels/exec/packed_gemm.h"
 #include "kernels/ref/families.h"
 #include "kernels/ref/testing/op_tester.h"
 #include "ops/families.h"
 
-namespace ge::exec {
+namespace ge::exec::testing {
 namespace {
 
+// Uniform floats in [-1, 1), one fixed seed per tensor.
 Tensor Random(const Dims& dims, uint32_t seed) {
   std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-1, 1);
-  Tensor t = Tensor::Create(DataType::kFloat, dims).value();
-  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(rng);
-  return t;
-}
-
-// [N, C, H, W] values <-> NHWC storage.
-Tensor Permute(const Tensor& x, bool to_nhwc) {
-  const int64_t n = x.dim(0), c = x.dim(1), hw = x.dim(2) * x.dim(3);
-  Tensor y = Tensor::Create(DataType::kFloat, x.dims()).value();
-  for (int64_t b = 0; b < n; ++b)
-    for (int64_t k = 0; k < c; ++k)
-      for (int64_t p = 0; p < hw; ++p) {
-        const int64_t nchw = (b * c + k) * hw + p, nhwc = (b * hw + p) * c + k;
-        (to_nhwc ? y.data<float>()[nhwc] : y.data<float>()[nchw]) = x.data<float>()[to_nhwc ? nchw : nhwc];
-      }
-  return y;
+  return RandomTensor(DataType::kFloat, dims, rng, -1, 1);
 }
 
 struct Case {
@@ -86,14 +72,14 @@ void Check(const Case& c, uint32_t seed) {
   std::unique_ptr<PreparedKernel> k = PrepareWinogradConv(r);
   ASSERT_NE(k, nullptr);
   EXPECT_STREQ(k->impl_name(), "exec.winograd_f23_avx2");
-  Tensor xs = Permute(x, true), ss = Permute(sum, true);
+  Tensor xs = PermuteNchwNhwc(x, true), ss = PermuteNchwNhwc(sum, true);
   Tensor ys = Tensor::Create(DataType::kFloat, yd).value();
   k->io().inputs[0] = xs.raw_data();
   if (c.sum) k->io().inputs[3] = ss.raw_data();
   k->io().outputs[0] = ys.raw_data();
   rt::TaskContext ctx;
   ASSERT_TRUE(k->fn()(k->args(), ctx).ok());
-  EXPECT_TRUE(TensorsMatch(Permute(ys, false), want, Tolerance{1e-4, 1e-4}))
+  EXPECT_TRUE(TensorsMatch(PermuteNchwNhwc(ys, false), want, Tolerance{1e-4, 1e-4}))
       << DimsToString(c.x) << " k " << c.k;
 }
 
@@ -125,4 +111,4 @@ TEST(WinogradConv, Declines) {
 }
 
 }  // namespace
-}  // namespace ge::exec
+}  // namespace ge::exec::testing
