@@ -1,11 +1,11 @@
 #include "compiler/model_compiler.h"
 
+#include <algorithm>
 #include <cstdio>
 
 
-#include "compiler/build/model_builder.h"
+#include "compiler/planning/model_builder.h"
 #include "compiler/passes/passes.h"
-#include "kernels/dnnl/dnnl_engine.h"
 #include "om/ir_om.h"
 #include "om/om_writer.h"
 
@@ -13,9 +13,10 @@ namespace ge::compiler {
 
 namespace {
 
-// "native": the highest level this machine runs oneDNN kernels at (its CPU, capped by ONEDNN_MAX_CPU_ISA).
-StatusOr<IsaLevel> ResolveTarget(const std::string& target, CompileReport* r) {
-  const IsaLevel here = dnnl_kernels::DnnlMaxIsaLevel();
+// "native": the highest level this machine runs the engines' kernels at (its CPU, capped for oneDNN by
+// ONEDNN_MAX_CPU_ISA).
+StatusOr<IsaLevel> ResolveTarget(const std::string& target, const kernels::EngineList& engines, CompileReport* r) {
+  const IsaLevel here = kernels::EnginesMaxIsaLevel(engines);
   if (target == "native" || target.empty()) {
     if (here == IsaLevel::kNone) return IsaLevel::kX86_64_V2;  // below v2 (or not x86): the generic kernels
     return here;
@@ -88,7 +89,8 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
 
   PassContext ctx;
   ctx.options = options.ge_options;
-  GE_ASSIGN_OR_RETURN(ctx.target, ResolveTarget(options.target, r));
+  ctx.engines = options.engines;
+  GE_ASSIGN_OR_RETURN(ctx.target, ResolveTarget(options.target, ctx.engines, r));
   r->target = IsaLevelName(ctx.target);
   const std::string precision = ctx.Option("ge.exec.precision_mode", "fp32");
   if (precision != "fp32" && precision != "allow_bf16") {
@@ -115,9 +117,12 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
       (layout != Format::kNHWC && layout != Format::kNC1HWC0 && layout != Format::kNCHW)) {
     return InvalidArgument("option ge.format.activation must be NHWC, NC1HWC0 or NCHW, got '" + layout_name + "'");
   }
-  // NC1HWC0's channel block is the target's float32 vector width: 16 with AVX-512, 8 with AVX2.
-  if (layout == Format::kNC1HWC0 && static_cast<int>(ctx.target) < static_cast<int>(IsaLevel::kX86_64_V4)) {
-    layout = WithC0(layout, 8);
+  // NC1HWC0's channel block is what the engine of the chains wants at the target (its float32 vector width for
+  // the dnnl engine: 16 with AVX-512, 8 with AVX2).
+  const kernels::Engine* blocked_engine = BlockedLayoutEngine(ctx);
+  if (layout == Format::kNC1HWC0 && blocked_engine != nullptr &&
+      blocked_engine->BlockedChannels(ctx.target) != FormatC0(layout)) {
+    layout = WithC0(layout, blocked_engine->BlockedChannels(ctx.target));
   }
   const std::string prepack = ctx.Option("ge.weights.prepack", "1");
   if (prepack != "0" && prepack != "1") {
@@ -149,11 +154,12 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
     GE_RETURN_IF_ERROR(ApplyMemoryPlanOption(key, value, &bo.memory));
     GE_RETURN_IF_ERROR(ApplyStreamAllocOption(key, value, &bo.streams));
   }
-  // oneDNN kernels already use every intra-op thread; concurrent streams of them only compete for the cores
-  // (squeezenet: 4 streams 10.8 ms, 1 stream 7.9 ms at 2 threads). The automatic count is then one stream.
+  // Engine kernels that already use every intra-op thread (oneDNN's) only compete for the cores on concurrent
+  // streams (squeezenet: 4 streams 10.8 ms, 1 stream 7.9 ms at 2 threads). The automatic count is then one stream.
   if (bo.auto_streams) {
     for (const ir::Node* n : model.graph->nodes()) {
-      if (n->engine() == dnnl_kernels::kDnnlEngineName) bo.streams.max_streams = 1;
+      const kernels::Engine* e = kernels::FindEngine(ctx.engines, n->engine());
+      if (e != nullptr && e->UsesAllThreads()) bo.streams.max_streams = 1;
     }
   }
   GE_ASSIGN_OR_RETURN(CompiledModel cm, BuildStaticModel(model, bo));
@@ -162,7 +168,8 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   if (precision == "allow_bf16" && static_cast<int>(ctx.target) < static_cast<int>(IsaLevel::kX86_64_V4)) {
     r->notes.push_back(std::string("precision_mode allow_bf16: target ") + IsaLevelName(ctx.target) +
                        " has no bfloat16 kernels, so the model computes in fp32");
-  } else if (precision == "allow_bf16" && !dnnl_kernels::CpuHasBf16()) {
+  } else if (precision == "allow_bf16" &&
+             std::none_of(ctx.engines.begin(), ctx.engines.end(), [](const auto& e) { return e->RunsBf16(); })) {
     r->notes.push_back("precision_mode allow_bf16: this CPU has no AVX-512 BF16, so the model computes in fp32 here "
                        "(on a CPU with it, convolutions and matmuls compute in bf16)");
   }

@@ -12,21 +12,25 @@
 
 #include "base/shape.h"
 #include "base/status.h"
-#include "compiler/build/memory_planner.h"
-#include "compiler/build/stream_allocator.h"
+#include "compiler/planning/memory_planner.h"
+#include "compiler/planning/stream_allocator.h"
 #include "ir/graph.h"
+#include "kernels/builtin_engines.h"
 
 namespace ge::compiler {
 
 struct CompileOptions {
   // GE option keys: ge.exec.disableReuseMemory, ge.streamMaxParallelNum (set: exactly that budget; unset: up to
   // 4 streams while memory stays within 1.15x the lower bound, one stream when oneDNN kernels run),
-  // ge.constantFoldingMaxBytes, ge.fusion (1|0), ge.engine.dnnl (1|0: oneDNN kernels for convolutions, matmuls,
-  // pooling, softmax and norms), ge.format.activation (NHWC|NC1HWC0|NCHW: the layout of convolution chains),
+  // ge.constantFoldingMaxBytes, ge.fusion (1|0), ge.engine.<name> (1|0: e.g. ge.engine.dnnl=0 keeps the oneDNN
+  // engine off convolutions, matmuls, pooling, softmax and norms), ge.format.activation (NHWC|NC1HWC0|NCHW: the layout of convolution chains),
   // ge.weights.prepack (1|0: constant weights stored in oneDNN's layouts),
   // ge.exec.precision_mode (fp32: float32 semantics, the default; allow_bf16: the dnnl convolutions, matmuls and
   // attention may compute in bfloat16 where the running CPU has AVX-512 BF16; recorded in the .om's MODEL_DEF).
   std::map<std::string, std::string> ge_options;
+  // The engines the compiler may assign nodes to, in priority order (kernels/engine.h); ge's own list unless the
+  // caller passes another (tests pass fakes or none).
+  kernels::EngineList engines = kernels::BuiltinEngines();
   // Intra-op threads the model will run with (`--threads`): weights are prepacked for kernels of that many.
   int threads = 1;
   // The CPU level the model is for (`--target`): "native" (this machine as oneDNN sees it, the default),

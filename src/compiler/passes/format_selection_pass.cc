@@ -1,6 +1,7 @@
 // FormatSelection (DESIGN.md §3): one activation layout — NHWC (oneDNN nhwc, what its brgconv kernels run on) or
-// NC1HWC0 (nChw16c; nChw8c below x86-64-v4) — kept through chains of dnnl convolutions, pools, channel concats,
-// per-channel binaries and constant batch norms, with a ge::TransData
+// NC1HWC0 (nChw16c; nChw8c below x86-64-v4) — kept through chains of an engine's convolutions, pools, channel concats,
+// per-channel binaries and constant batch norms (the first engine of PassContext::engines with a blocked
+// layout at the target; the dnnl engine today), with a ge::TransData
 // back to the plain layout only where a value leaves the chain (a consumer that reads plain tensors, or a graph
 // output). Plain values entering a chain need no node: the convolution kernels read plain sources (the first
 // layer's few channels are read plain by oneDNN's own kernels). No TransData is ever inserted into a chain, so no
@@ -13,7 +14,6 @@
 #include <vector>
 
 #include "compiler/passes/passes.h"
-#include "kernels/dnnl/dnnl_engine.h"
 
 namespace ge::compiler {
 namespace {
@@ -31,7 +31,7 @@ bool IsOnnx(const ir::Node& n, const char* op) {
   return (n.domain().empty() || n.domain() == "ai.onnx") && n.op_type() == op;
 }
 
-bool OnDnnl(const ir::Node& n) { return n.engine() == dnnl_kernels::kDnnlEngineName; }
+bool OnEngine(const ir::Node& n, const kernels::Engine& e) { return n.engine() == e.name(); }
 
 bool SingleOutput(const ir::Node& n) {
   for (int i = 1; i < n.num_outputs(); ++i) {
@@ -42,7 +42,7 @@ bool SingleOutput(const ir::Node& n) {
 
 // A channel concat whose every input is a 4-D float activation with whole channel blocks (oneDNN concatenates
 // NC1HWC0 tensors only at block boundaries).
-bool BlockableConcat(const ir::Node& n, Format layout) {
+bool BlockableConcat(const ir::Node& n, Format layout, const kernels::Engine& e) {
   if (!IsOnnx(n, "Concat") || !SingleOutput(n) || n.num_inputs() < 1) return false;
   const int64_t axis = n.attrs().GetInt("axis", 0);
   if (axis != 1 && axis != -3) return false;
@@ -50,19 +50,19 @@ bool BlockableConcat(const ir::Node& n, Format layout) {
     if (!PlainFloat4d(v) && !(v != nullptr && v->desc().format == layout)) return false;
     if (PrimaryFormat(layout) == Format::kNC1HWC0 && v->desc().shape.dim(1) % FormatC0(layout) != 0) return false;
   }
-  return dnnl_kernels::DnnlSupports(n);
+  return e.Supports(n);
 }
 
-// A dnnl-capable Add or Mul of a 4-D float activation and an operand of the same dims or broadcast over the
+// An engine-capable Add or Mul of a 4-D float activation and an operand of the same dims or broadcast over the
 // spatial dims ([N or 1, C, 1, 1], e.g. squeeze-and-excitation scales).
-bool LayoutBinary(const ir::Node& n) {
+bool LayoutBinary(const ir::Node& n, const kernels::Engine& e) {
   if (!(IsOnnx(n, "Add") || IsOnnx(n, "Mul")) || !SingleOutput(n) || n.num_inputs() != 2) return false;
   const ir::Value* y = n.output(0);
   if (y == nullptr || y->desc().dtype != DataType::kFloat || !y->desc().shape.IsFullyKnown() ||
       y->desc().shape.rank() != 4) {
     return false;
   }
-  return dnnl_kernels::DnnlSupports(n);
+  return e.Supports(n);
 }
 
 // Inputs of a binary node with the output's dims (the operands that set its layout).
@@ -71,12 +71,12 @@ bool MainOperand(const ir::Node& n, int i) {
   return x != nullptr && x->desc().shape.IsFullyKnown() && x->desc().shape.dims() == n.output(0)->desc().shape.dims();
 }
 
-// A dnnl BatchNormalization (plain or fused with an activation) with constant parameters: a per-channel
+// An engine BatchNormalization (plain or fused with an activation) with constant parameters: a per-channel
 // multiply-add that runs in the layout. In NC1HWC0 only without channel padding, which an activation with
 // f(0) != 0 would fill.
-bool ChannelwiseNorm(const ir::Node& n, Format layout) {
+bool ChannelwiseNorm(const ir::Node& n, Format layout, const kernels::Engine& e) {
   const bool bn = IsOnnx(n, "BatchNormalization") || (n.domain() == "ge" && n.op_type() == "FusedBatchNormalization");
-  if (!bn || !OnDnnl(n) || n.num_inputs() != 5) return false;
+  if (!bn || !OnEngine(n, e) || n.num_inputs() != 5) return false;
   for (int i = 1; i < 5; ++i) {
     if (n.input(i) == nullptr || !n.input(i)->is_constant()) return false;
   }
@@ -85,20 +85,20 @@ bool ChannelwiseNorm(const ir::Node& n, Format layout) {
   return PrimaryFormat(layout) != Format::kNC1HWC0 || x->desc().shape.dim(1) % FormatC0(layout) == 0;
 }
 
-Role RoleOf(const ir::Node& n, Format layout) {
+Role RoleOf(const ir::Node& n, Format layout, const kernels::Engine& e) {
   // ge::ChannelShuffle (several outputs) runs on ge's own kernel, which gathers NHWC pixels (not NC1HWC0 blocks).
   if (n.domain() == "ge" && n.op_type() == "ChannelShuffle") {
     return layout == Format::kNHWC ? Role::kShuffle : Role::kNone;
   }
   if (!SingleOutput(n)) return Role::kNone;
   const bool conv = IsOnnx(n, "Conv") || (n.domain() == "ge" && n.op_type() == "FusedConv");
-  if (conv && OnDnnl(n)) return Role::kConv;
+  if (conv && OnEngine(n, e)) return Role::kConv;
   for (const char* op : {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}) {
-    if (IsOnnx(n, op) && OnDnnl(n)) return Role::kPool;
+    if (IsOnnx(n, op) && OnEngine(n, e)) return Role::kPool;
   }
-  if (BlockableConcat(n, layout)) return Role::kConcat;
-  if (LayoutBinary(n)) return Role::kBinary;
-  if (ChannelwiseNorm(n, layout)) return Role::kChannelwise;
+  if (BlockableConcat(n, layout, e)) return Role::kConcat;
+  if (LayoutBinary(n, e)) return Role::kBinary;
+  if (ChannelwiseNorm(n, layout, e)) return Role::kChannelwise;
   return Role::kNone;
 }
 
@@ -107,15 +107,17 @@ class FormatSelectionPass : public GraphLevelPass {
   explicit FormatSelectionPass(Format layout) : layout_(layout) {}
   const char* name() const override { return "FormatSelection"; }
 
-  StatusOr<bool> RunOnGraph(ir::Graph& g, const PassContext&) override {
+  StatusOr<bool> RunOnGraph(ir::Graph& g, const PassContext& ctx) override {
     if (g.parent_node() != nullptr) return false;  // static models have no subgraphs; leave any alone
+    engine_ = BlockedLayoutEngine(ctx);
+    if (engine_ == nullptr) return false;
     GE_ASSIGN_OR_RETURN(std::vector<ir::Node*> order, g.TopologicalOrder());
     std::vector<ir::Value*> blocked;
     is_blocked_.clear();
     plain_format_.clear();
     shuffle_blocked_.clear();
     for (ir::Node* n : order) {
-      const Role role = RoleOf(*n, layout_);
+      const Role role = RoleOf(*n, layout_, *engine_);
       if (role == Role::kShuffle) {
         DecideShuffle(n, &blocked);
         continue;
@@ -142,7 +144,7 @@ class FormatSelectionPass : public GraphLevelPass {
       }
       // A node reading any input in the layout must run on the engine that understands it.
       for (int i = 0; i < n->num_inputs(); ++i) {
-        if (InputBlocked(*n, i)) n->set_engine(dnnl_kernels::kDnnlEngineName);
+        if (InputBlocked(*n, i)) n->set_engine(engine_->name());
       }
       if (!want) continue;
       plain_format_[y] = y->desc().format;
@@ -160,7 +162,7 @@ class FormatSelectionPass : public GraphLevelPass {
   // Whether node `n` reads its input `i` in the layout when that value is stored so. Nodes before `n` in the
   // topological order have been decided.
   bool ReadsBlocked(const ir::Node& n, int i) const {
-    switch (RoleOf(n, layout_)) {
+    switch (RoleOf(n, layout_, *engine_)) {
       case Role::kConv: return i == 0 || i == 3;  // X and the residual Sum
       case Role::kPool:
       case Role::kChannelwise: return i == 0;
@@ -212,7 +214,7 @@ class FormatSelectionPass : public GraphLevelPass {
     ir::Node* t = g.AddNode("TransData", "TransData_" + v->name(), {v}, {copy}, "ge");
     t->attrs().Set("src_format", ir::AttrValue::String(FormatName(layout_)));
     t->attrs().Set("dst_format", ir::AttrValue::String(FormatName(plain.format)));
-    t->set_engine(dnnl_kernels::kDnnlEngineName);
+    t->set_engine(engine_->name());
     for (const ir::Use& u : plain_uses) u.node->SetInput(u.input_index, copy);
     if (!output) return;
     for (int i = 0; i < static_cast<int>(g.outputs().size()); ++i) {
@@ -224,12 +226,22 @@ class FormatSelectionPass : public GraphLevelPass {
   }
 
   Format layout_;
+  const kernels::Engine* engine_ = nullptr;  // of the chains, from the PassContext of the current run
   std::unordered_set<const ir::Value*> is_blocked_;
   std::unordered_map<const ir::Value*, Format> plain_format_;  // blocked value -> its format before the pass
   std::unordered_map<const ir::Node*, bool> shuffle_blocked_;   // decided channel shuffles
 };
 
 }  // namespace
+
+const kernels::Engine* BlockedLayoutEngine(const PassContext& ctx) {
+  for (const auto& e : ctx.engines) {
+    if (ctx.Option(std::string("ge.engine.") + e->name(), "1") == "1" && e->BlockedChannels(ctx.target) > 0) {
+      return e.get();
+    }
+  }
+  return nullptr;
+}
 
 std::unique_ptr<GraphPass> CreateFormatSelectionPass(Format layout) {
   return std::make_unique<FormatSelectionPass>(layout);

@@ -7,6 +7,7 @@ namespace ge::compiler {
 namespace {
 
 using testing::Parse;
+using testing::BuiltinEnginesContext;
 using testing::RunOnePass;
 
 // conv chain -> pool -> two convs -> concat -> conv -> pool, Relu (a plain reader) and graph outputs.
@@ -38,7 +39,7 @@ TEST(FormatSelectionPass, KeepsChainsInTheLayoutWithTransDataOnlyAtTheBoundary) 
     SCOPED_TRACE(FormatName(layout));
     auto m = Parse(kNet);
     ASSERT_NE(m, nullptr);
-    auto r = RunOnePass(CreateFormatSelectionPass(layout), *m);
+    auto r = RunOnePass(CreateFormatSelectionPass(layout), *m, BuiltinEnginesContext());
     ASSERT_TRUE(r.status.ok()) << r.status.ToString();
     EXPECT_TRUE(r.changed);
     const ir::Graph& g = *m->graph;
@@ -77,7 +78,7 @@ graph se(%x: float32[1,3,8,8]) {
   return %y
 })");
   ASSERT_NE(m, nullptr);
-  ASSERT_TRUE(RunOnePass(CreateFormatSelectionPass(Format::kNHWC), *m).status.ok());
+  ASSERT_TRUE(RunOnePass(CreateFormatSelectionPass(Format::kNHWC), *m, BuiltinEnginesContext()).status.ok());
   const ir::Graph& g = *m->graph;
   for (const char* name : {"a", "p", "s", "m"}) EXPECT_EQ(g.FindValue(name)->desc().format, Format::kNHWC) << name;
   EXPECT_EQ(g.FindValue("m")->producer()->engine(), "dnnl");
@@ -96,7 +97,7 @@ TEST(FormatSelectionPass, NC1HWC0ConcatNeedsWholeChannelBlocks) {
   }
   auto m = Parse(text);
   ASSERT_NE(m, nullptr);
-  ASSERT_TRUE(RunOnePass(CreateFormatSelectionPass(Format::kNC1HWC0), *m).status.ok());
+  ASSERT_TRUE(RunOnePass(CreateFormatSelectionPass(Format::kNC1HWC0), *m, BuiltinEnginesContext()).status.ok());
   const ir::Graph& g = *m->graph;
   EXPECT_EQ(g.FindValue("k")->desc().format, Format::kND);
   EXPECT_EQ(g.FindValue("k")->producer()->engine(), "ref");
@@ -105,7 +106,7 @@ TEST(FormatSelectionPass, NC1HWC0ConcatNeedsWholeChannelBlocks) {
   EXPECT_EQ(g.FindValue("p")->desc().format, Format::kNC1HWC0);
   // With NHWC the same concat stays in the layout.
   auto m2 = Parse(text);
-  ASSERT_TRUE(RunOnePass(CreateFormatSelectionPass(Format::kNHWC), *m2).status.ok());
+  ASSERT_TRUE(RunOnePass(CreateFormatSelectionPass(Format::kNHWC), *m2, BuiltinEnginesContext()).status.ok());
   EXPECT_EQ(m2->graph->FindValue("k")->desc().format, Format::kNHWC);
 }
 

@@ -1,4 +1,4 @@
-// KernelSelection ("ask the engine, never guess"): every dnnl node's kernel is prepared here exactly as the loader
+// KernelSelection ("ask the engine, never guess"): every engine node's kernel is prepared here exactly as the loader
 // will prepare it (same descs, thread count, precision mode and target ISA). The engine walks its candidates
 // (implementations within the target, layouts with and without reorders; kernels/dnnl/impl_select.h) and keeps
 // the first that is not a reference implementation; the pass records what it chose in the node attribute
@@ -14,7 +14,6 @@
 
 #include "compiler/passes/kernel_request.h"
 #include "compiler/passes/passes.h"
-#include "kernels/dnnl/dnnl_engine.h"
 #include "kernels/exec/packed_weights.h"
 
 namespace ge::compiler {
@@ -31,9 +30,9 @@ class KernelSelectionPass : public GraphPass {
     // Under allow_bf16 the kernels convert constant weights to bfloat16 once: those are the bytes to store.
     bool changed = false;
     for (ir::Node* n : g.nodes()) {
-      if (n->engine() != dnnl_kernels::kDnnlEngineName) continue;
-      GE_ASSIGN_OR_RETURN(dnnl_kernels::KernelChoice choice,
-                          dnnl_kernels::ChooseKernel(CompileTimeRequest(model, *n, threads_, ctx)));
+      const kernels::Engine* engine = kernels::FindEngine(ctx.engines, n->engine());
+      if (engine == nullptr) continue;
+      GE_ASSIGN_OR_RETURN(kernels::KernelChoice choice, engine->Choose(CompileTimeRequest(model, *n, threads_, ctx)));
       if (!choice.prepared) continue;  // the loader falls back to ge's own kernels, as it will at load
       n->attrs().Set(kKernelImplAttr, ir::AttrValue::String(choice.impl));
       if (report_ != nullptr) {
@@ -43,7 +42,7 @@ class KernelSelectionPass : public GraphPass {
       changed = true;
       // One packed input per node is what the attributes describe; the engine's kernels have one weights input.
       if (!prepack_ || n->attrs().Has(exec::kPackedInputAttr) || choice.packed.size() != 1) continue;
-      dnnl_kernels::PackedWeights& p = choice.packed.front();
+      kernels::PackedWeights& p = choice.packed.front();
       ir::Value* original = n->input(p.input);
       const int64_t bytes = static_cast<int64_t>(p.bytes.size());
       GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(DataType::kUint8, {bytes}));

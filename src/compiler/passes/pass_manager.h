@@ -12,6 +12,7 @@
 #include "base/isa.h"
 #include "base/status.h"
 #include "ir/graph.h"
+#include "kernels/engine.h"
 
 namespace ge::compiler {
 
@@ -22,6 +23,8 @@ struct PassContext {
   std::map<std::string, int64_t> opsets;
   // The x86-64 level the model is compiled for (CompileOptions::target resolved); kNone: no limit.
   IsaLevel target = IsaLevel::kNone;
+  // The engines the model may use, in priority order (kernels/engine.h); empty: ge's own kernels only.
+  kernels::EngineList engines;
 #ifdef NDEBUG
   bool validate = false;
 #else

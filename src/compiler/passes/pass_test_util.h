@@ -12,6 +12,7 @@
 #include "base/compare.h"
 #include "compiler/passes/pass_manager.h"
 #include "interpreter/interpreter.h"
+#include "kernels/builtin_engines.h"
 #include "ir/dump.h"
 #include "ir/text_parser.h"
 
@@ -27,6 +28,13 @@ struct PassResult {
   Status status;
   bool changed = false;
 };
+
+// A context with ge's engine list (the dnnl engine), as `ge compile` passes it.
+inline PassContext BuiltinEnginesContext() {
+  PassContext ctx;
+  ctx.engines = kernels::BuiltinEngines();
+  return ctx;
+}
 
 inline PassResult RunOnePass(std::unique_ptr<GraphPass> pass, ir::Model& m, PassContext ctx = {}) {
   ctx.validate = true;

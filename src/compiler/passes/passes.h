@@ -62,17 +62,20 @@ struct EngineRule {
   std::string engine;
   std::function<bool(const ir::Node&)> claims;
 };
-// host: Constant, Shape, Size and other shape-only ops; ref: everything else. RunPreparePipeline puts the "dnnl"
-// rule (kernels/dnnl DnnlSupports) in front unless option ge.engine.dnnl is "0".
+// host: Constant, Shape, Size and other shape-only ops; ref: everything else. RunPreparePipeline puts a rule per
+// engine of PassContext::engines (Engine::Claims) in front, except engines turned off by ge.engine.<name>=0.
 std::vector<EngineRule> DefaultEngineRules();
 std::unique_ptr<GraphPass> CreateEngineAssignmentPass(std::vector<EngineRule> rules = DefaultEngineRules());
 
 // Format selection for a static model after engine assignment: `layout` (NHWC or NC1HWC0) for the 4-D float
-// activations that dnnl convolutions, pools and channel concats pass to each other, with ge::TransData nodes back
+// activations that an engine's convolutions, pools and channel concats pass to each other, with ge::TransData nodes back
 // to NCHW where such a value reaches another reader or a graph output (format_selection_pass.cc).
 std::unique_ptr<GraphPass> CreateFormatSelectionPass(Format layout);
+// The engine whose chains format selection lays out: the first of PassContext::engines, not turned off by
+// ge.engine.<name>=0, with a blocked layout at PassContext::target; nullptr when none has.
+const kernels::Engine* BlockedLayoutEngine(const PassContext& ctx);
 
-// Kernel selection for a static model after format selection (kernel_selection_pass.cc): each dnnl node's kernel
+// Kernel selection for a static model after format selection (kernel_selection_pass.cc): each engine node's kernel
 // prepared as the loader will (`threads` intra-op threads, PassContext::target), its implementation recorded in
 // the node attribute kKernelImplAttr and counted in *report (when given), nodes on a oneDNN reference
 // implementation listed there; with `prepack`, constant weights stored in the layout the kernel reads them in.
@@ -83,7 +86,7 @@ struct KernelSelectionReport {
 };
 std::unique_ptr<GraphPass> CreateKernelSelectionPass(int threads, bool prepack, KernelSelectionReport* report);
 
-// Tuning (`ge compile --tune`, tune_pass.cc), before kernel selection: each dnnl node's kernel variants (the
+// Tuning (`ge compile --tune`, tune_pass.cc), before kernel selection: each engine node's kernel variants (the
 // engine's, times `threads` or 1 intra-op threads) timed on this machine, the fastest recorded on the node.
 struct TuneReport {
   int nodes = 0;              // nodes with more than one candidate

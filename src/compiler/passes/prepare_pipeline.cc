@@ -1,7 +1,6 @@
 #include <set>
 
 #include "compiler/passes/passes.h"
-#include "kernels/dnnl/dnnl_engine.h"
 
 namespace ge::compiler {
 
@@ -10,10 +9,12 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
   if (fusion != "0" && fusion != "1") {
     return InvalidArgument("option ge.fusion must be 0 or 1, got '" + fusion + "'");
   }
-  // The oneDNN engine for compute-heavy ops (default); "0" keeps every node on the fast and reference kernels.
-  const std::string dnnl = ctx.Option("ge.engine.dnnl", "1");
-  if (dnnl != "0" && dnnl != "1") {
-    return InvalidArgument("option ge.engine.dnnl must be 0 or 1, got '" + dnnl + "'");
+  // ge.engine.<name> (1|0, default 1) turns an engine of the list off: its nodes then run on ge's fast and
+  // reference kernels.
+  for (const auto& [key, value] : ctx.options) {
+    if (key.rfind("ge.engine.", 0) == 0 && value != "0" && value != "1") {
+      return InvalidArgument("option " + key + " must be 0 or 1, got '" + value + "'");
+    }
   }
   // Folding a Shape can make the next layer's shapes known, which makes its Shape foldable: a transformer with N
   // layers needs about N rounds of inference + folding, so the simplifying passes repeat until nothing changes.
@@ -38,19 +39,14 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
     finish.Add(CreateConcatConvSplitPass());
   }
   finish.Add(CreateInferShapesPass());
-  std::vector<EngineRule> rules = DefaultEngineRules();
-  if (dnnl == "1") {
-    // oneDNN for the compute-heavy ops only: the fast CPU kernels are as quick for element-wise work and, unlike
-    // oneDNN's eltwise approximations (log(1) = -1.4e-6), bit-exact with the reference kernels.
-    auto heavy = [](const ir::Node& n) {
-      static const std::set<std::string> kOps = {
-          "Conv", "ConvTranspose", "MatMul", "Gemm", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
-          "Softmax", "LogSoftmax", "LayerNormalization", "BatchNormalization", "FusedConv", "FusedGemm",
-          "FusedMatMul", "Attention", "FusedBatchNormalization"};
-      return kOps.count(n.op_type()) != 0 && dnnl_kernels::DnnlSupports(n);
-    };
-    rules.insert(rules.begin(), EngineRule{dnnl_kernels::kDnnlEngineName, heavy});
+  // The engines first, in the list's order, each claiming the nodes it runs fast; then host and ref.
+  std::vector<EngineRule> rules;
+  for (const auto& engine : ctx.engines) {
+    if (ctx.Option(std::string("ge.engine.") + engine->name(), "1") == "0") continue;
+    const kernels::Engine* e = engine.get();
+    rules.push_back(EngineRule{e->name(), [e](const ir::Node& n) { return e->Claims(n); }});
   }
+  for (EngineRule& r : DefaultEngineRules()) rules.push_back(std::move(r));
   finish.Add(CreateEngineAssignmentPass(std::move(rules)));
   return finish.Run(model, ctx);
 }

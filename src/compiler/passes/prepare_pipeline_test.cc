@@ -6,6 +6,7 @@
 namespace ge::compiler {
 namespace {
 
+using testing::BuiltinEnginesContext;
 using testing::ModelsAgree;
 using testing::Parse;
 
@@ -51,7 +52,7 @@ TEST(PreparePipeline, ConvBnReluWithDuplicatesAndDeadCode) {
   auto original = Parse(ModelText());
   auto optimized = Parse(ModelText());
   ASSERT_TRUE(original && optimized);
-  PassContext ctx;
+  PassContext ctx = BuiltinEnginesContext();
   ctx.validate = true;
   Status s = RunPreparePipeline(*optimized, ctx);
   ASSERT_TRUE(s.ok()) << s.ToString();
@@ -96,7 +97,7 @@ TEST(PreparePipeline, FusionOption) {
 TEST(PreparePipeline, DnnlEngineOption) {
   auto m = Parse(ModelText());
   ASSERT_TRUE(m);
-  PassContext ctx;
+  PassContext ctx = BuiltinEnginesContext();
   ctx.options["ge.engine.dnnl"] = "1";
   ASSERT_TRUE(RunPreparePipeline(*m, ctx).ok());
   std::string dump = ir::DumpText(*m->graph);
@@ -106,6 +107,42 @@ TEST(PreparePipeline, DnnlEngineOption) {
   EXPECT_NE(dump.find("Add(%p1, %p1) @ref"), std::string::npos) << dump;  // element-wise stays off oneDNN
   ctx.options["ge.engine.dnnl"] = "2";
   EXPECT_FALSE(RunPreparePipeline(*m, ctx).ok());
+  ctx.options["ge.engine.dnnl"] = "0";
+  auto plain = Parse(ModelText());
+  ASSERT_TRUE(RunPreparePipeline(*plain, ctx).ok());
+  EXPECT_EQ(ir::DumpText(*plain->graph).find("@dnnl"), std::string::npos);
+}
+
+// An engine is whatever implements kernels::Engine: the pipeline offers it the nodes it claims, in list order, and
+// ge.engine.<name>=0 turns it off. No pass names an engine.
+class PoolOnlyEngine final : public kernels::Engine {
+ public:
+  const char* name() const override { return "pools"; }
+  bool Claims(const ir::Node& n) const override { return n.op_type() == "MaxPool"; }
+  bool Supports(const ir::Node& n) const override { return Claims(n); }
+  StatusOr<std::unique_ptr<exec::PreparedKernel>> Prepare(const exec::PrepareRequest&) const override {
+    return std::unique_ptr<exec::PreparedKernel>();
+  }
+  StatusOr<kernels::KernelChoice> Choose(const exec::PrepareRequest&) const override { return kernels::KernelChoice(); }
+};
+
+TEST(PreparePipeline, EnginesComeFromTheContextInOrder) {
+  PassContext ctx = BuiltinEnginesContext();
+  ctx.engines.insert(ctx.engines.begin(), std::make_shared<PoolOnlyEngine>());
+  auto m = Parse(ModelText());
+  ASSERT_TRUE(RunPreparePipeline(*m, ctx).ok());
+  std::string dump = ir::DumpText(*m->graph);
+  EXPECT_NE(dump.find("MaxPool(%r) {kernel_shape=[2,2], strides=[2,2]} @pools"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("{activation=\"Relu\", pads=[1,1,1,1]} @dnnl"), std::string::npos) << dump;
+  ctx.options["ge.engine.pools"] = "0";
+  auto off = Parse(ModelText());
+  ASSERT_TRUE(RunPreparePipeline(*off, ctx).ok());
+  dump = ir::DumpText(*off->graph);
+  EXPECT_NE(dump.find("MaxPool(%r) {kernel_shape=[2,2], strides=[2,2]} @dnnl"), std::string::npos) << dump;
+  PassContext none;  // no engines: ge's own kernels only
+  auto bare = Parse(ModelText());
+  ASSERT_TRUE(RunPreparePipeline(*bare, none).ok());
+  EXPECT_EQ(ir::DumpText(*bare->graph).find("@dnnl"), std::string::npos);
 }
 
 TEST(PreparePipeline, ErrorsNameTheFailingPass) {

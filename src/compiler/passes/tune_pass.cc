@@ -1,4 +1,4 @@
-// Tune (`ge compile --tune`): times the kernel variants of each dnnl node on this machine and records the fastest
+// Tune (`ge compile --tune`): times the kernel variants of each engine node on this machine and records the fastest
 // on the node (kernels/exec/kernel_variant.h), which loading then prepares. Candidates: the engine's variants
 // (layouts with or without reorders, direct or Winograd convolution) times the intra-op thread count (the model's,
 // or 1 for a node too small to share). Each candidate runs on random inputs for a bounded time; a candidate must
@@ -13,7 +13,6 @@
 
 #include "compiler/passes/kernel_request.h"
 #include "compiler/passes/passes.h"
-#include "kernels/dnnl/dnnl_engine.h"
 #include "kernels/exec/kernel_variant.h"
 #include "rt/thread_pool.h"
 
@@ -74,8 +73,9 @@ class SlotBuffers {
 // Best seconds per run of the kernel prepared for `r` (with the node's current variant attributes), or +inf when
 // the engine declines it or a run fails. `pool` is what ge's own kernels get at run time (the device's pool of
 // the model's thread count); oneDNN's kernels use their OpenMP threads.
-double TimeCandidate(const exec::PrepareRequest& r, const SlotBuffers& buffers, rt::ThreadPool* pool) {
-  auto k = dnnl_kernels::PrepareDnnlKernel(r);
+double TimeCandidate(const kernels::Engine& engine, const exec::PrepareRequest& r, const SlotBuffers& buffers,
+                     rt::ThreadPool* pool) {
+  auto k = engine.Prepare(r);
   if (!k.ok() || *k == nullptr) return INFINITY;
   buffers.Bind(k->get());
   rt::TaskContext ctx;
@@ -103,11 +103,12 @@ class TunePass : public GraphPass {
     GE_ASSIGN_OR_RETURN(std::unique_ptr<rt::ThreadPool> pool, rt::ThreadPool::Create(threads_));
     bool changed = false;
     for (ir::Node* n : model.graph->nodes()) {
-      if (n->engine() != dnnl_kernels::kDnnlEngineName) continue;
+      const kernels::Engine* engine = kernels::FindEngine(ctx.engines, n->engine());
+      if (engine == nullptr) continue;
       n->attrs().Erase(exec::kKernelVariantAttr);
       n->attrs().Erase(exec::kKernelThreadsAttr);
       const exec::PrepareRequest r = CompileTimeRequest(model, *n, threads_, ctx);
-      std::vector<std::string> variants = dnnl_kernels::KernelVariants(r);
+      std::vector<std::string> variants = engine->Variants(r);
       if (variants.empty()) variants.push_back("");
       std::vector<int> thread_counts = {threads_};
       if (threads_ > 1) thread_counts.push_back(1);
@@ -120,7 +121,7 @@ class TunePass : public GraphPass {
       for (const std::string& variant : variants) {
         for (int t : thread_counts) {
           SetVariant(n, variant, t);
-          const double s = TimeCandidate(r, *buffers, pool.get());
+          const double s = TimeCandidate(*engine, r, *buffers, pool.get());
           if (&variant == &variants.front() && t == threads_) default_time = s;
           if (s < best_time) best_time = s, best_variant = variant, best_threads = t;
         }

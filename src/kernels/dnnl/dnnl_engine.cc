@@ -23,28 +23,29 @@ struct OpEntry {
   bool (*supported)(const OpView&);
   KernelPtr (*prepare)(const OpView&);
   bool blocked_ok = false;  // runs on NHWC and NC1HWC0 activations as well as plain ones
+  bool claimed = false;     // taken by default at engine assignment (DnnlClaims)
 };
 
 // clang-format off
 constexpr OpEntry kOps[] = {
-    {"", "Conv", ConvSupported, PrepareConv, true},
-    {"ge", "FusedConv", ConvSupported, PrepareConv, true},
-    {"", "ConvTranspose", ConvTransposeSupported, PrepareConvTranspose},
-    {"", "MatMul", MatMulSupported, PrepareMatMul},
-    {"ge", "FusedMatMul", MatMulSupported, PrepareMatMul},
-    {"", "Gemm", GemmSupported, PrepareGemm},
-    {"ge", "FusedGemm", GemmSupported, PrepareGemm},
-    {"", "MaxPool", PoolSupported, PreparePool, true},
-    {"", "AveragePool", PoolSupported, PreparePool, true},
-    {"", "GlobalAveragePool", PoolSupported, PreparePool, true},
-    {"", "GlobalMaxPool", PoolSupported, PreparePool, true},
-    {"", "Softmax", SoftmaxSupported, PrepareSoftmax},
-    {"", "LogSoftmax", SoftmaxSupported, PrepareSoftmax},
-    {"", "LayerNormalization", NormSupported, PrepareNorm},
-    {"", "BatchNormalization", NormSupported, PrepareNorm, true},
-    {"ge", "FusedBatchNormalization", NormSupported, PrepareNorm, true},
-    {"ge", "LayerNormalization", NormSupported, PrepareNorm},
-    {"ge", "Attention", AttentionSupported, PrepareAttention},
+    {"", "Conv", ConvSupported, PrepareConv, true, true},
+    {"ge", "FusedConv", ConvSupported, PrepareConv, true, true},
+    {"", "ConvTranspose", ConvTransposeSupported, PrepareConvTranspose, false, true},
+    {"", "MatMul", MatMulSupported, PrepareMatMul, false, true},
+    {"ge", "FusedMatMul", MatMulSupported, PrepareMatMul, false, true},
+    {"", "Gemm", GemmSupported, PrepareGemm, false, true},
+    {"ge", "FusedGemm", GemmSupported, PrepareGemm, false, true},
+    {"", "MaxPool", PoolSupported, PreparePool, true, true},
+    {"", "AveragePool", PoolSupported, PreparePool, true, true},
+    {"", "GlobalAveragePool", PoolSupported, PreparePool, true, true},
+    {"", "GlobalMaxPool", PoolSupported, PreparePool, true, true},
+    {"", "Softmax", SoftmaxSupported, PrepareSoftmax, false, true},
+    {"", "LogSoftmax", SoftmaxSupported, PrepareSoftmax, false, true},
+    {"", "LayerNormalization", NormSupported, PrepareNorm, false, true},
+    {"", "BatchNormalization", NormSupported, PrepareNorm, true, true},
+    {"ge", "FusedBatchNormalization", NormSupported, PrepareNorm, true, true},
+    {"ge", "LayerNormalization", NormSupported, PrepareNorm, false, true},
+    {"ge", "Attention", AttentionSupported, PrepareAttention, false, true},
     {"", "Relu", EltwiseSupported, PrepareEltwise},
     {"", "LeakyRelu", EltwiseSupported, PrepareEltwise},
     {"", "Elu", EltwiseSupported, PrepareEltwise},
@@ -177,6 +178,11 @@ std::vector<std::string> KernelVariants(const exec::PrepareRequest& request) {
   }
 }
 
+bool DnnlClaims(const ir::Node& node) {
+  const OpEntry* e = FindOp(node);
+  return e != nullptr && e->claimed && DnnlSupports(node);
+}
+
 bool DnnlSupports(const ir::Node& node) {
   const OpEntry* e = FindOp(node);
   if (e == nullptr || !node.subgraphs().empty()) return false;
@@ -187,5 +193,32 @@ bool DnnlSupports(const ir::Node& node) {
     return false;
   }
 }
+
+namespace {
+
+class DnnlEngine final : public kernels::Engine {
+ public:
+  const char* name() const override { return kDnnlEngineName; }
+  bool Claims(const ir::Node& node) const override { return DnnlClaims(node); }
+  bool Supports(const ir::Node& node) const override { return DnnlSupports(node); }
+  // nChw16c with AVX-512, nChw8c below: the float32 vector width.
+  int BlockedChannels(IsaLevel target) const override {
+    return static_cast<int>(target) >= static_cast<int>(IsaLevel::kX86_64_V4) ? 16 : 8;
+  }
+  bool UsesAllThreads() const override { return true; }
+  IsaLevel MaxIsaLevel() const override { return DnnlMaxIsaLevel(); }
+  bool RunsBf16() const override { return CpuHasBf16(); }
+  StatusOr<std::unique_ptr<exec::PreparedKernel>> Prepare(const exec::PrepareRequest& request) const override {
+    return PrepareDnnlKernel(request);
+  }
+  StatusOr<KernelChoice> Choose(const exec::PrepareRequest& request) const override { return ChooseKernel(request); }
+  std::vector<std::string> Variants(const exec::PrepareRequest& request) const override {
+    return KernelVariants(request);
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const kernels::Engine> CreateDnnlEngine() { return std::make_shared<DnnlEngine>(); }
 
 }  // namespace ge::dnnl_kernels

@@ -10,11 +10,12 @@
 #include "base/isa.h"
 #include "base/status.h"
 #include "ir/graph.h"
+#include "kernels/engine.h"
 #include "kernels/exec/prepared_kernel.h"
 
 namespace ge::dnnl_kernels {
 
-// The engine's name in ir::Node::engine() and exec::KernelEngines.
+// The engine's name in ir::Node::engine().
 inline constexpr const char* kDnnlEngineName = "dnnl";
 
 // A oneDNN kernel for the request; nullptr when the engine does not support it (dtype other than float32, an
@@ -30,20 +31,10 @@ bool DnnlSupports(const ir::Node& node);
 
 // What the compiler learns by preparing a node's kernel exactly as the loader will (same descs, threads, target):
 // the implementation it runs (impl_name, e.g. "dnnl.conv(jit:avx2)"), whether that is a oneDNN reference
-// implementation, and the node's constant weights in the oneDNN layouts the kernel reorders them into, each with
-// its input index, layout string (exec::kPackedLayoutAttr) and bytes (compile-time weight prepacking). `prepared`
-// is false when the engine declines the node.
-struct PackedWeights {
-  int input = -1;
-  std::string layout;
-  std::vector<uint8_t> bytes;
-};
-struct KernelChoice {
-  bool prepared = false;
-  std::string impl;
-  bool reference = false;
-  std::vector<PackedWeights> packed;
-};
+// implementation, and the node's constant weights in the oneDNN layouts the kernel reorders them into
+// (compile-time weight prepacking).
+using kernels::KernelChoice;
+using kernels::PackedWeights;
 StatusOr<KernelChoice> ChooseKernel(const exec::PrepareRequest& request);
 
 // Tuning (`ge compile --tune`, kernels/exec/kernel_variant.h): the variant names the engine can prepare the node
@@ -59,7 +50,13 @@ IsaLevel DnnlMaxIsaLevel();
 // computes in float32 (bf16_util.cc).
 bool CpuHasBf16();
 
-// The engine entry for exec::KernelEngines::factories.
-inline std::pair<std::string, exec::KernelFactory> DnnlEngineEntry() { return {kDnnlEngineName, &PrepareDnnlKernel}; }
+// Whether the engine takes the node by default at engine assignment: the compute-heavy ops of its table
+// (convolutions, matmuls, pooling, softmax, norms, attention) that DnnlSupports; element-wise ops, concats and
+// TransData run on it only where format selection keeps a blocked chain (ge's fast kernels are as quick for
+// element-wise work and, unlike oneDNN's eltwise approximations, bit-exact with the reference kernels).
+bool DnnlClaims(const ir::Node& node);
+
+// The engine as a kernels::Engine (kernels/builtin_engines.cc puts it in ge's engine list).
+std::shared_ptr<const kernels::Engine> CreateDnnlEngine();
 
 }  // namespace ge::dnnl_kernels

@@ -65,8 +65,7 @@ TEST(DnnlEngine, PrepareKernelDispatchesThroughTheEngineTable) {
   const Case c("Conv", {RandomTensor({1, 3, 8, 8}, rng), RandomTensor({4, 3, 3, 3}, rng)}, {false, true});
   auto p = PrepareCase(c);
   ASSERT_TRUE(p.ok() && (*p)->kernel != nullptr);
-  exec::KernelEngines engines;
-  engines.factories.push_back(DnnlEngineEntry());
+  const kernels::EngineList engines = {CreateDnnlEngine()};
   auto k = exec::PrepareKernel((*p)->request, engines);
   ASSERT_TRUE(k.ok()) << k.status().ToString();
   EXPECT_EQ(std::string((*k)->impl_name()).rfind("dnnl.conv", 0), 0u) << (*k)->impl_name();

@@ -3,6 +3,8 @@
 // adapter takes over.
 #include "kernels/exec/prepared_kernel.h"
 
+#include "kernels/engine.h"
+
 #include "kernels/exec/binary_kernel.h"
 #include "kernels/exec/channel_shuffle_kernel.h"
 #include "kernels/exec/copy_kernel.h"
@@ -117,11 +119,12 @@ bool CanPrepare(const ir::Node& node) {
   return true;
 }
 
-StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& request, const KernelEngines& engines) {
+StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& request,
+                                                        const kernels::EngineList& engines) {
   GE_RETURN_IF_ERROR(ValidateRequest(request));
   const ir::Node& node = *request.node;
-  if (KernelFactory engine = engines.Find(node.engine())) {
-    GE_ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> k, engine(request));
+  if (const kernels::Engine* engine = kernels::FindEngine(engines, node.engine())) {
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> k, engine->Prepare(request));
     if (k != nullptr) return k;
   }
   // Fast kernels of ge:: ops; ChannelShuffle also reads and writes NHWC.

@@ -21,6 +21,11 @@
 #include "ir/graph.h"
 #include "rt/task.h"
 
+namespace ge::kernels {
+class Engine;
+using EngineList = std::vector<std::shared_ptr<const Engine>>;  // kernels/engine.h
+}  // namespace ge::kernels
+
 namespace ge::exec {
 
 // The address slots of one node: one per input and per output, in the node's order. nullptr = omitted optional.
@@ -80,29 +85,14 @@ struct RequestSettings {
 };
 PrepareRequest MakeRequest(const ir::Node& node, const RequestSettings& settings);
 
-// An engine's kernel factory (e.g. the dnnl engine's): a kernel for the request, nullptr when the engine does not
-// support it (dtype, attributes, shapes), or an error for a request it should support but cannot prepare.
-using KernelFactory = StatusOr<std::unique_ptr<PreparedKernel>> (*)(const PrepareRequest& request);
-
-// Engine name (ir::Node::engine(), set by the compiler's engine assignment) to its factory. The loader passes the
-// engines it links; a node whose engine is not listed, or whose engine returns nullptr, falls back to the fast
-// CPU kernels and then the reference-kernel adapter.
-struct KernelEngines {
-  std::vector<std::pair<std::string, KernelFactory>> factories;
-  KernelFactory Find(const std::string& engine) const {
-    for (const auto& [name, f] : factories) {
-      if (name == engine) return f;
-    }
-    return nullptr;
-  }
-};
-
-// Picks the fastest implementation that supports the request: a specialised kernel when one exists, else the
+// Picks the fastest implementation that supports the request: the kernel of the node's engine (ir::Node::engine(),
+// set by the compiler's engine assignment) when `engines` lists it and it accepts the request; else a specialised
+// kernel of ge's own when one exists, else the
 // reference-kernel adapter (which runs the ref kernel on tensors borrowing the slots and copies its outputs into
 // the output slots, checking they have the planned dtype and dims). Fails with Unimplemented naming the node when
 // neither supports it (no ref kernel, or a node that owns subgraphs).
 StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& request,
-                                                        const KernelEngines& engines = KernelEngines());
+                                                        const kernels::EngineList& engines = {});
 
 // True when the node can run as a prepared kernel at all (no subgraphs, a ref kernel exists, no string, sequence
 // or optional values among its inputs and outputs). The compiler uses it to decide static (sink) versus dynamic.

@@ -6,7 +6,7 @@
 #include <list>
 #include <unordered_set>
 
-#include "kernels/dnnl/dnnl_engine.h"
+#include "kernels/engine.h"
 #include "kernels/exec/packed_weights.h"
 #include "kernels/exec/prepared_kernel.h"
 #include "om/ir_proto.h"
@@ -120,6 +120,7 @@ struct SinkModel::Impl {
   std::vector<IoDesc> inputs, outputs;
   SinkModelStats stats;
   IsaLevel target = IsaLevel::kNone;  // MODEL_DEF target_isa: the highest implementation level kernels may use
+  kernels::EngineList engines;        // SinkModelOptions::engines
 
   void* feature_map = nullptr;
   bool owns_feature_map = false;
@@ -290,8 +291,6 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def, const proto::
   for (size_t i = 0; i < values.size(); ++i) index_of[values[i]] = static_cast<int>(i);
   std::vector<bool> prepared(nodes.size(), false);
   kernels.resize(nodes.size());
-  exec::KernelEngines engines;
-  engines.factories.push_back(dnnl_kernels::DnnlEngineEntry());
   for (const proto::TaskDefProto& t : tasks.tasks()) {
     if (t.type() != proto::TaskDefProto::KERNEL) continue;
     if (t.node() < 0 || static_cast<size_t>(t.node()) >= nodes.size() || prepared[t.node()]) {
@@ -403,16 +402,17 @@ Status SinkModel::Impl::DoTaskSink(const proto::ModelDefProto& def, const proto:
 }
 
 // The model's target ISA (MODEL_DEF target_isa): kernels are prepared with implementations of at most that level,
-// as at compile time. A model for a level above what oneDNN runs here (the CPU, or ONEDNN_MAX_CPU_ISA) is refused:
+// as at compile time. A model for a level above what the engines run here (the CPU, or for oneDNN
+// ONEDNN_MAX_CPU_ISA) is refused:
 // its layouts and weights were planned for kernels this machine cannot run, which could only run as reference
 // implementations, many times slower.
-static Status CheckTarget(const proto::ModelDefProto& def, IsaLevel* target) {
+static Status CheckTarget(const proto::ModelDefProto& def, const kernels::EngineList& engines, IsaLevel* target) {
   *target = IsaLevel::kNone;
   if (def.target_isa().empty()) return Status::Ok();  // compiled before --target existed: no limit
   if (!ParseIsaLevel(def.target_isa(), target)) {
     return DataLoss("MODEL_DEF: unknown target ISA '" + def.target_isa() + "'");
   }
-  const IsaLevel here = dnnl_kernels::DnnlMaxIsaLevel();
+  const IsaLevel here = kernels::EnginesMaxIsaLevel(engines);
   if (static_cast<int>(*target) > static_cast<int>(here)) {
     const char* cap = std::getenv("ONEDNN_MAX_CPU_ISA");
     const bool capped = cap != nullptr && static_cast<int>(IsaLevelOf(HostIsa().features)) > static_cast<int>(here);
@@ -447,7 +447,8 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
   if (task_bytes.size > INT32_MAX || !tasks.ParseFromArray(task_bytes.data, static_cast<int>(task_bytes.size))) {
     return DataLoss("TASK_INFO does not parse");
   }
-  GE_RETURN_IF_ERROR(CheckTarget(def, &impl->target));
+  impl->engines = options.engines;
+  GE_RETURN_IF_ERROR(CheckTarget(def, impl->engines, &impl->target));
   impl->stats.target = def.target_isa();
   auto weights = om->weights();
   {

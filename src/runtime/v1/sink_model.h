@@ -25,6 +25,7 @@
 
 #include "base/status.h"
 #include "base/tensor_desc.h"
+#include "kernels/builtin_engines.h"
 #include "om/om_reader.h"
 #include "rt/device.h"
 #include "runtime/v1/executable_model.h"
@@ -39,6 +40,9 @@ struct SinkModelOptions {
   // Time every kernel task (`ge run --profile`): each task runs inside a wrapper that adds its wall time to the
   // node's entry in profile(). Costs two clock reads per task; off by default.
   bool profile = false;
+  // The engines whose kernels the model's nodes may run on (ir::Node::engine() names them); a node whose engine
+  // is not listed runs on ge's fast or reference kernels. ge's own list unless the caller passes another.
+  kernels::EngineList engines = kernels::BuiltinEngines();
 };
 
 // Accumulated kernel time of one node (SinkModelOptions::profile).

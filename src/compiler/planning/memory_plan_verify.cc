@@ -3,7 +3,7 @@
 #include <map>
 #include <numeric>
 
-#include "compiler/build/memory_planner.h"
+#include "compiler/planning/memory_planner.h"
 
 namespace ge::compiler {
 namespace {

@@ -1,4 +1,4 @@
-#include "compiler/build/memory_planner.h"
+#include "compiler/planning/memory_planner.h"
 
 #include <gtest/gtest.h>
 

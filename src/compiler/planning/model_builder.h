@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "base/status.h"
-#include "compiler/build/memory_planner.h"
-#include "compiler/build/stream_allocator.h"
+#include "compiler/planning/memory_planner.h"
+#include "compiler/planning/stream_allocator.h"
 #include "ir/graph.h"
 #include "om/model_def.pb.h"
 

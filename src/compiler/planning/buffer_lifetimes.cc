@@ -1,9 +1,9 @@
-#include "compiler/build/buffer_lifetimes.h"
+#include "compiler/planning/buffer_lifetimes.h"
 
 #include <algorithm>
 #include <unordered_set>
 
-#include "compiler/build/model_builder.h"
+#include "compiler/planning/model_builder.h"
 
 namespace ge::compiler {
 

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <random>
 
-#include "compiler/build/memory_planner_internal.h"
+#include "compiler/planning/memory_planner_internal.h"
 
 namespace ge::compiler::mem_internal {
 namespace {

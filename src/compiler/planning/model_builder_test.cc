@@ -1,10 +1,11 @@
-#include "compiler/build/model_builder.h"
+#include "compiler/planning/model_builder.h"
 
 #include <gtest/gtest.h>
 
-#include "compiler/build/buffer_lifetimes.h"
+#include "compiler/planning/buffer_lifetimes.h"
 #include "compiler/passes/passes.h"
 #include "ir/text_parser.h"
+#include "kernels/builtin_engines.h"
 
 namespace ge::compiler {
 namespace {
@@ -13,6 +14,7 @@ std::unique_ptr<ir::Model> Prepared(const std::string& text) {
   auto m = ir::ParseModelText(text);
   EXPECT_TRUE(m.ok()) << m.status().ToString();
   PassContext ctx;
+  ctx.engines = kernels::BuiltinEngines();
   Status s = RunPreparePipeline(**m, ctx);
   EXPECT_TRUE(s.ok()) << s.ToString();
   return std::move(*m);

@@ -1,10 +1,10 @@
-#include "compiler/build/model_builder.h"
+#include "compiler/planning/model_builder.h"
 
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
-#include "compiler/build/buffer_lifetimes.h"
+#include "compiler/planning/buffer_lifetimes.h"
 #include "kernels/exec/prepared_kernel.h"
 #include "om/ir_proto.h"
 #include "om/weights.h"

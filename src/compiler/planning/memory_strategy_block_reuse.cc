@@ -9,7 +9,7 @@
 #include <queue>
 #include <set>
 
-#include "compiler/build/memory_planner_internal.h"
+#include "compiler/planning/memory_planner_internal.h"
 
 namespace ge::compiler::mem_internal {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <random>
 
-#include "compiler/build/memory_planner.h"
+#include "compiler/planning/memory_planner.h"
 
 namespace ge::compiler {
 namespace {

@@ -1,4 +1,4 @@
-#include "compiler/build/stream_allocator.h"
+#include "compiler/planning/stream_allocator.h"
 
 #include <gtest/gtest.h>
 

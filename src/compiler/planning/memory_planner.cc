@@ -1,10 +1,10 @@
-#include "compiler/build/memory_planner.h"
+#include "compiler/planning/memory_planner.h"
 
 #include <algorithm>
 #include <numeric>
 #include <unordered_map>
 
-#include "compiler/build/memory_planner_internal.h"
+#include "compiler/planning/memory_planner_internal.h"
 
 namespace ge::compiler {
 namespace {
