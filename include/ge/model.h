@@ -14,18 +14,19 @@
 // load the model twice for parallel runs. Callbacks run on the model's Run-loop thread, one at a time: keep them
 // short, and never Unload or destroy the model from one.
 //
-// Debt: uses ge::DataType from src/base (see ge/status.h).
+// Self-contained: needs only include/ on the path (installed with the library; see samples/).
 #pragma once
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "base/data_type.h"
 #include "ge/status.h"
+#include "ge/types.h"
 
 namespace ge {
 
@@ -63,6 +64,16 @@ struct OfflineModelOptions {
   bool borrow_model_data = false;
   // Requests ExecuteAsync may queue before it waits (or fails, see AsyncRunOptions::queue_wait).
   size_t async_queue_capacity = 64;
+  // Time every kernel (`ge run --profile`): Profile() then reports per-node times. Costs two clock reads per
+  // kernel; off by default.
+  bool profile = false;
+};
+
+// Accumulated kernel time of one node since load (OfflineModelOptions::profile).
+struct KernelProfile {
+  std::string node, op_type, impl;
+  double seconds = 0;
+  uint64_t runs = 0;
 };
 
 struct AsyncRunOptions {
@@ -94,6 +105,15 @@ class OfflineModel {
   const std::vector<ModelTensorDesc>& outputs() const;
   // Device memory the model allocated for its feature map (0 with caller-provided memory).
   size_t feature_map_bytes() const;
+  // How the model runs here: the runtime ("sink" for a compiled static model, "interpreter" for an IR model), the
+  // x86-64 level it was compiled for ("" when none), and its kernel implementations counted by name (e.g.
+  // "dnnl.conv(jit:avx512_core)": 16; empty for the interpreter).
+  const std::string& runtime() const;
+  const std::string& target() const;
+  const std::map<std::string, int>& kernel_impls() const;
+  // Per-node kernel times since load, in task order; empty unless loaded with OfflineModelOptions::profile. Call
+  // it between executions.
+  std::vector<KernelProfile> Profile() const;
 
   // Runs on the calling thread. kInvalidArgument names a buffer of the wrong count or size.
   Status Execute(const std::vector<InputBuffer>& inputs, const std::vector<OutputBuffer>& outputs);

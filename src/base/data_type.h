@@ -7,34 +7,13 @@
 
 #include "base/float16.h"
 #include "base/status.h"
+#include "ge/types.h"  // IWYU pragma: export (DataType)
 
 namespace ge {
 
-enum class DataType : int32_t {
-  kUndefined = 0,
-  kFloat = 1,
-  kUint8 = 2,
-  kInt8 = 3,
-  kUint16 = 4,
-  kInt16 = 5,
-  kInt32 = 6,
-  kInt64 = 7,
-  kString = 8,
-  kBool = 9,
-  kFloat16 = 10,
-  kDouble = 11,
-  kUint32 = 12,
-  kUint64 = 13,
-  kComplex64 = 14,
-  kComplex128 = 15,
-  kBFloat16 = 16,
-};
-
 constexpr int kMaxDataTypeValue = 16;
 
-// Size of one element in bytes; strings report sizeof(std::string); kUndefined reports 0.
-size_t DataTypeSize(DataType dt);
-const char* DataTypeName(DataType dt);  // "float32", "int64", "bfloat16", ...
+// DataTypeSize and DataTypeName are declared in ge/types.h.
 StatusOr<DataType> DataTypeFromName(const std::string& name);
 bool IsValidDataType(int32_t v);
 bool IsFloatingPoint(DataType dt);  // float16, bfloat16, float, double

@@ -9,7 +9,7 @@
 #include "om/ir_om.h"
 #include "om/om_reader.h"
 #include "parser/onnx/onnx_parser.h"
-#include "runtime/v1/sink_model.h"
+#include "ge/model.h"
 
 namespace ge::cli {
 
@@ -50,32 +50,31 @@ class InterpreterRunner final : public ModelRunner {
   std::vector<ModelIo> inputs_, outputs_;
 };
 
-class SinkRunner final : public ModelRunner {
+// A compiled .om through the public offline-model API (include/ge/model.h), exactly as a library user runs it:
+// zero-copy IO into output tensors allocated once.
+class ApiRunner final : public ModelRunner {
  public:
-  static StatusOr<std::unique_ptr<ModelRunner>> Create(std::shared_ptr<const om::OmReader> om, int threads,
-                                                       bool profile) {
-    auto r = std::unique_ptr<SinkRunner>(new SinkRunner);
-    rt::DeviceOptions dopts;
-    dopts.intra_op_threads = threads;
+  static StatusOr<std::unique_ptr<ModelRunner>> Create(std::unique_ptr<OfflineModel> model, int threads) {
+    auto r = std::unique_ptr<ApiRunner>(new ApiRunner);
     r->threads_ = threads;
-    GE_ASSIGN_OR_RETURN(r->device_, rt::Device::Create(dopts));
-    runtime::SinkModelOptions mopts;
-    mopts.profile = profile;
-    GE_ASSIGN_OR_RETURN(r->model_, runtime::SinkModel::Load(std::move(om), r->device_.get(), mopts));
-    for (const runtime::IoDesc& d : r->model_->inputs()) r->inputs_.push_back(ModelIo{d.name, d.desc});
-    for (const runtime::IoDesc& d : r->model_->outputs()) {
-      r->outputs_.push_back(ModelIo{d.name, d.desc});
-      GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(d.desc.dtype, d.desc.shape.dims()));
-      r->out_buffers_.push_back(runtime::DataBuffer{t.raw_data(), t.nbytes()});
+    r->model_ = std::move(model);
+    for (const ModelTensorDesc& d : r->model_->inputs()) {
+      r->inputs_.push_back(ModelIo{d.name, TensorDesc(d.dtype, Shape(Dims(d.dims.begin(), d.dims.end())))});
+    }
+    for (const ModelTensorDesc& d : r->model_->outputs()) {
+      r->outputs_.push_back(ModelIo{d.name, TensorDesc(d.dtype, Shape(Dims(d.dims.begin(), d.dims.end())))});
+      GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(d.dtype, Dims(d.dims.begin(), d.dims.end())));
+      if (t.nbytes() != d.bytes) return Internal("output '" + d.name + "': described size differs from its dims");
+      r->out_buffers_.push_back(OutputBuffer{t.raw_data(), t.nbytes()});
       r->out_tensors_.push_back(std::move(t));
     }
     return std::unique_ptr<ModelRunner>(std::move(r));
   }
-  const char* engine() const override { return "sink"; }
-  int threads() const override { return threads_; }
-  std::map<std::string, int> impls() const override { return model_->stats().impls; }
-  std::string target() const override { return model_->stats().target; }
-  std::vector<runtime::NodeProfile> Profile() const override { return model_->profile(); }
+  const char* engine() const override { return model_->runtime().c_str(); }
+  int threads() const override { return model_->runtime() == "interpreter" ? 1 : threads_; }
+  std::map<std::string, int> impls() const override { return model_->kernel_impls(); }
+  std::string target() const override { return model_->target(); }
+  std::vector<KernelProfile> Profile() const override { return model_->Profile(); }
   const std::vector<ModelIo>& inputs() const override { return inputs_; }
   const std::vector<ModelIo>& outputs() const override { return outputs_; }
   Status Run(const std::vector<Value>& inputs, std::vector<Value>* outputs) override {
@@ -87,7 +86,7 @@ class SinkRunner final : public ModelRunner {
     for (size_t i = 0; i < inputs.size(); ++i) {
       GE_RETURN_IF_ERROR(CheckValueMatches(inputs[i], inputs_[i].desc, "input '" + inputs_[i].name + "'"));
       const Tensor& t = inputs[i].tensor;
-      in_buffers_.push_back(runtime::DataBuffer{const_cast<void*>(t.raw_data()), t.nbytes()});
+      in_buffers_.push_back(InputBuffer{t.raw_data(), t.nbytes()});
     }
     GE_RETURN_IF_ERROR(model_->Execute(in_buffers_, out_buffers_));
     outputs->clear();
@@ -97,11 +96,11 @@ class SinkRunner final : public ModelRunner {
 
  private:
   int threads_ = 1;
-  std::unique_ptr<rt::Device> device_;
-  std::unique_ptr<runtime::SinkModel> model_;
+  std::unique_ptr<OfflineModel> model_;
   std::vector<ModelIo> inputs_, outputs_;
   std::vector<Tensor> out_tensors_;  // written in place every run (zero-copy outputs)
-  std::vector<runtime::DataBuffer> in_buffers_, out_buffers_;
+  std::vector<InputBuffer> in_buffers_;
+  std::vector<OutputBuffer> out_buffers_;
 };
 
 bool HasOmMagic(const std::string& path) {
@@ -117,12 +116,17 @@ bool HasOmMagic(const std::string& path) {
 
 namespace {
 
+OfflineModelOptions ApiOptions(const OpenOptions& options) {
+  OfflineModelOptions o;
+  o.intra_op_threads = options.threads;
+  o.profile = options.profile;
+  return o;
+}
+
+// IR models (dynamic until runtime v2) run on the interpreter here, which also takes what the public API refuses
+// (unknown dims, sequences); compiled models go through the public API.
 StatusOr<std::unique_ptr<ModelRunner>> OpenOm(std::unique_ptr<om::OmReader> reader, const OpenOptions& options,
                                               const std::string& what) {
-  if (reader->header().model_type == om::OmModelType::kStandard) {
-    return SinkRunner::Create(std::shared_ptr<const om::OmReader>(std::move(reader)), options.threads,
-                              options.profile);
-  }
   auto model = om::ReadIrOm(*reader);
   if (!model.ok()) return model.status().WithContext(what);
   return InterpreterRunner::Create(std::move(*model), std::move(reader), options.seed);
@@ -133,6 +137,11 @@ StatusOr<std::unique_ptr<ModelRunner>> OpenOm(std::unique_ptr<om::OmReader> read
 StatusOr<std::unique_ptr<ModelRunner>> OpenModel(const std::string& path, const OpenOptions& options) {
   if (HasOmMagic(path)) {
     GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmReader> reader, om::OmReader::Open(path));
+    if (reader->header().model_type == om::OmModelType::kStandard) {
+      reader.reset();
+      GE_ASSIGN_OR_RETURN(std::unique_ptr<OfflineModel> model, OfflineModel::LoadFromFile(path, ApiOptions(options)));
+      return ApiRunner::Create(std::move(model), options.threads);
+    }
     return OpenOm(std::move(reader), options, path);
   }
   struct stat st;
@@ -150,6 +159,12 @@ StatusOr<std::unique_ptr<ModelRunner>> OpenIrModel(std::unique_ptr<ir::Model> mo
 StatusOr<std::unique_ptr<ModelRunner>> OpenOmImage(std::vector<uint8_t> image, const OpenOptions& options) {
   auto owner = std::make_shared<std::vector<uint8_t>>(std::move(image));
   GE_ASSIGN_OR_RETURN(auto reader, om::OmReader::FromMemory(owner->data(), owner->size(), owner));
+  if (reader->header().model_type == om::OmModelType::kStandard) {
+    reader.reset();
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<OfflineModel> model,
+                        OfflineModel::LoadFromMemory(owner->data(), owner->size(), ApiOptions(options)));
+    return ApiRunner::Create(std::move(model), options.threads);
+  }
   return OpenOm(std::move(reader), options, "in-memory .om");
 }
 

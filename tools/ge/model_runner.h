@@ -1,5 +1,6 @@
 // What `ge run` drives: a model opened from .onnx (interpreter), from an IR .om (interpreter; dynamic models
-// until runtime v2), or from a compiled .om (runtime v1 SinkModel, zero-copy IO into tensors allocated once).
+// until runtime v2), or from a compiled .om (the public offline-model API, include/ge/model.h: the path library
+// users get; zero-copy IO into tensors allocated once).
 #pragma once
 #include <map>
 #include <memory>
@@ -10,7 +11,7 @@
 #include "base/tensor_desc.h"
 #include "base/value.h"
 #include "ir/graph.h"
-#include "runtime/v1/sink_model.h"
+#include "ge/model.h"
 
 namespace ge::cli {
 
@@ -30,7 +31,7 @@ class ModelRunner {
   virtual std::map<std::string, int> impls() const { return {}; }
   virtual std::string target() const { return ""; }
   // Kernel time per node since load, when opened with OpenOptions::profile (sink runtime); empty otherwise.
-  virtual std::vector<runtime::NodeProfile> Profile() const { return {}; }
+  virtual std::vector<KernelProfile> Profile() const { return {}; }
   virtual const std::vector<ModelIo>& inputs() const = 0;
   virtual const std::vector<ModelIo>& outputs() const = 0;
   // Checks |inputs| against the declarations, runs once, fills |outputs| in graph-output order.

@@ -81,14 +81,14 @@ int Fail(const Status& s) {
 }  // namespace
 
 // `--profile`: kernel time per run on stderr, by op and implementation, then the slowest nodes.
-void PrintProfile(const std::vector<runtime::NodeProfile>& profile) {
+void PrintProfile(const std::vector<KernelProfile>& profile) {
   if (profile.empty()) {
     std::fprintf(stderr, "ge run: --profile: no kernel timings (only the sink runtime profiles)\n");
     return;
   }
   double total = 0;
   std::map<std::string, std::pair<double, int>> by_kind;
-  for (const runtime::NodeProfile& p : profile) {
+  for (const KernelProfile& p : profile) {
     const double ms = p.runs ? p.seconds * 1e3 / static_cast<double>(p.runs) : 0;
     total += ms;
     auto& k = by_kind[p.op_type + " " + p.impl];
@@ -104,12 +104,12 @@ void PrintProfile(const std::vector<runtime::NodeProfile>& profile) {
   std::sort(kinds.rbegin(), kinds.rend());
   std::fprintf(stderr, "kernel time per run: %.3f ms over %zu kernels\n", total, profile.size());
   for (const auto& [ms, name] : kinds) std::fprintf(stderr, "  %9.3f ms %5.1f%%  %s\n", ms, 100 * ms / total, name.c_str());
-  std::vector<const runtime::NodeProfile*> nodes;
-  for (const runtime::NodeProfile& p : profile) nodes.push_back(&p);
+  std::vector<const KernelProfile*> nodes;
+  for (const KernelProfile& p : profile) nodes.push_back(&p);
   std::sort(nodes.begin(), nodes.end(), [](auto* a, auto* b) { return a->seconds > b->seconds; });
   std::fprintf(stderr, "slowest nodes:\n");
   for (size_t i = 0; i < nodes.size() && i < 15; ++i) {
-    const runtime::NodeProfile& p = *nodes[i];
+    const KernelProfile& p = *nodes[i];
     std::fprintf(stderr, "  %9.3f ms  %s %s %s\n", p.runs ? p.seconds * 1e3 / static_cast<double>(p.runs) : 0,
                  p.node.c_str(), p.op_type.c_str(), p.impl.c_str());
   }

@@ -474,7 +474,7 @@ const std::string& SinkModel::name() const { return impl_->name; }
 const std::vector<IoDesc>& SinkModel::inputs() const { return impl_->inputs; }
 const std::vector<IoDesc>& SinkModel::outputs() const { return impl_->outputs; }
 const SinkModelStats& SinkModel::stats() const { return impl_->stats; }
-const std::vector<NodeProfile>& SinkModel::profile() const { return impl_->profile; }
+std::vector<NodeProfile> SinkModel::profile() const { return impl_->profile; }
 
 Status SinkModel::Execute(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs) {
   GE_RETURN_IF_ERROR(CheckBuffers(impl_->inputs, inputs, "input"));

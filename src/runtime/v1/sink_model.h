@@ -28,7 +28,7 @@
 #include "kernels/builtin_engines.h"
 #include "om/om_reader.h"
 #include "rt/device.h"
-#include "runtime/v1/executable_model.h"
+#include "runtime/executable_model.h"
 
 namespace ge::runtime {
 
@@ -43,13 +43,6 @@ struct SinkModelOptions {
   // The engines whose kernels the model's nodes may run on (ir::Node::engine() names them); a node whose engine
   // is not listed runs on ge's fast or reference kernels. ge's own list unless the caller passes another.
   kernels::EngineList engines = kernels::BuiltinEngines();
-};
-
-// Accumulated kernel time of one node (SinkModelOptions::profile).
-struct NodeProfile {
-  std::string node, op_type, impl;
-  double seconds = 0;  // over all executions since load
-  uint64_t runs = 0;
 };
 
 struct SinkModelStats {
@@ -78,7 +71,10 @@ class SinkModel final : public ExecutableModel {
   const std::vector<IoDesc>& outputs() const override;
   const SinkModelStats& stats() const;
   // Per kernel task, in task order; empty unless loaded with SinkModelOptions::profile. Read between executions.
-  const std::vector<NodeProfile>& profile() const;
+  std::vector<NodeProfile> profile() const override;
+  const char* runtime_name() const override { return "sink"; }
+  std::string target() const override { return stats().target; }
+  std::map<std::string, int> impls() const override { return stats().impls; }
 
   // NnExecute on the calling thread: checks counts and sizes (InvalidArgument naming the input or output),
   // binds the buffers and runs every task. Aborted when Abort() stops it.

@@ -1,0 +1,48 @@
+// InterpreterModel: an IR .om (model type kIr, the compiler's output for graphs the sink cannot run: subgraphs,
+// sequences, ops without a prepared kernel) behind the ExecutableModel interface, run node by node on the
+// reference interpreter. Runtime v2 replaces it; until then it serves IR models whose graph inputs and outputs
+// are tensors of known dims (the offline-model API describes exact buffer sizes). Dynamic dims are refused at load
+// with a message saying so.
+// Threading: Execute may be called from any thread; executions are serialized.
+#pragma once
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "interpreter/interpreter.h"
+#include "om/om_reader.h"
+#include "runtime/executable_model.h"
+
+namespace ge::runtime {
+
+class InterpreterModel final : public ExecutableModel {
+ public:
+  // `om` must hold an IR model (om::OmModelType::kIr); its constants may borrow the reader's mapping, which the
+  // model keeps alive. `seed` seeds random ops without a seed attribute.
+  static StatusOr<std::unique_ptr<InterpreterModel>> Load(std::shared_ptr<const om::OmReader> om, uint64_t seed = 0);
+
+  const std::string& name() const override { return name_; }
+  const std::vector<IoDesc>& inputs() const override { return inputs_; }
+  const std::vector<IoDesc>& outputs() const override { return outputs_; }
+  Status Execute(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs) override;
+  Status ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
+                      rt::Stream& stream) override;
+  // The interpreter cannot stop inside a run: an abort takes effect before the next one.
+  void Abort() override { aborted_.store(true); }
+  void ResetAbort() override { aborted_.store(false); }
+  const char* runtime_name() const override { return "interpreter"; }
+
+ private:
+  InterpreterModel() = default;
+  std::shared_ptr<const om::OmReader> om_;  // constants may borrow its mapping; declared before model_
+  std::unique_ptr<ir::Model> model_;
+  std::unique_ptr<Interpreter> interpreter_;
+  std::string name_;
+  std::vector<IoDesc> inputs_, outputs_;
+  std::atomic<bool> aborted_{false};
+  std::mutex run_mu_;  // serializes executions
+};
+
+}  // namespace ge::runtime

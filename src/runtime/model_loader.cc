@@ -1,0 +1,68 @@
+// The runtime's loader (DESIGN.md §2 "the loader chosen by model type"): opens an .om and picks the runtime for
+// its model type — runtime v1's SinkModel for compiled static models (kStandard), the interpreter for IR models
+// (dynamic until runtime v2 lowers them). The public LoadFromFile / LoadFromMemory go through it.
+#include <utility>
+
+#include "ge/model.h"
+#include "kernels/builtin_engines.h"
+#include "om/om_reader.h"
+#include "runtime/interpreter_model.h"
+#include "runtime/model_manager.h"
+#include "runtime/offline_model_internal.h"
+#include "runtime/v1/sink_model.h"
+
+namespace ge {
+namespace runtime {
+
+ModelLoader OmModelLoader(kernels::EngineList engines) {
+  return [engines = std::move(engines)](const ModelSource& source, const ModelLoadOptions& options,
+                                        rt::Device& device) -> StatusOr<LoadedModel> {
+    std::shared_ptr<const om::OmReader> om;
+    if (!source.path.empty()) {
+      GE_ASSIGN_OR_RETURN(om, om::OmReader::Open(source.path));
+    } else {
+      GE_ASSIGN_OR_RETURN(om, om::OmReader::FromMemory(source.data, source.size, source.keep_alive));
+    }
+    LoadedModel loaded;
+    switch (om->header().model_type) {
+      case om::OmModelType::kStandard: {
+        if (om->header().dynamic) break;
+        SinkModelOptions sink_options;
+        sink_options.feature_map = options.feature_map;
+        sink_options.feature_map_size = options.feature_map_size;
+        sink_options.profile = options.profile;
+        sink_options.engines = engines;
+        GE_ASSIGN_OR_RETURN(std::unique_ptr<SinkModel> model, SinkModel::Load(std::move(om), &device, sink_options));
+        loaded.feature_map_bytes = options.feature_map != nullptr ? 0 : model->stats().feature_map_bytes;
+        loaded.weights_bytes = model->stats().weights_bytes;
+        loaded.model = std::move(model);
+        return loaded;
+      }
+      case om::OmModelType::kIr: {
+        GE_ASSIGN_OR_RETURN(loaded.model, InterpreterModel::Load(std::move(om)));
+        return loaded;
+      }
+      default: break;
+    }
+    return Unimplemented(source.Describe() + ": no runtime loads .om model type " +
+                         std::to_string(static_cast<int>(om->header().model_type)) +
+                         (om->header().dynamic ? " (dynamic)" : ""));
+  };
+}
+
+ModelLoader OmModelLoader() { return OmModelLoader(kernels::BuiltinEngines()); }
+
+}  // namespace runtime
+
+StatusOr<std::unique_ptr<OfflineModel>> OfflineModel::LoadFromFile(const std::string& path,
+                                                                   const OfflineModelOptions& options) {
+  return runtime::OfflineModelAccess::Load(runtime::ModelSource::File(path), options, runtime::OmModelLoader());
+}
+
+StatusOr<std::unique_ptr<OfflineModel>> OfflineModel::LoadFromMemory(const void* data, size_t size,
+                                                                     const OfflineModelOptions& options) {
+  GE_ASSIGN_OR_RETURN(runtime::ModelSource source, runtime::OfflineModelAccess::MemorySource(data, size, options));
+  return runtime::OfflineModelAccess::Load(std::move(source), options, runtime::OmModelLoader());
+}
+
+}  // namespace ge

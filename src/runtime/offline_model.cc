@@ -1,0 +1,182 @@
+// OfflineModel (include/ge/model.h) over a private RuntimeContext: GraphLoader to load, GraphExecutor to run
+// (sync on the caller's thread; async through the model's Run loop).
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <utility>
+
+#include "ge/model.h"
+#include "runtime/graph_executor.h"
+#include "runtime/graph_loader.h"
+#include "runtime/offline_model_internal.h"
+
+namespace ge {
+
+using runtime::DataBuffer;
+
+struct OfflineModel::Impl {
+  std::unique_ptr<runtime::RuntimeContext> ctx;
+  runtime::ModelId id = 0;
+  std::string name;
+  std::vector<ModelTensorDesc> inputs;
+  std::vector<ModelTensorDesc> outputs;
+  size_t feature_map_bytes = 0;
+  std::string runtime, target;
+  std::map<std::string, int> impls;
+  size_t queue_capacity = 64;
+  std::atomic<bool> unloaded{false};
+  std::mutex unload_mu;  // serializes Unload
+
+  runtime::ModelManager& models() { return ctx->models(); }
+  Status Unloaded() const { return FailedPrecondition("model '" + name + "' is unloaded"); }
+  // Errors of runs that raced with Unload read as "unloaded".
+  Status MapError(Status st) const {
+    if (!st.ok() && unloaded.load() &&
+        (st.code() == StatusCode::kNotFound || st.code() == StatusCode::kFailedPrecondition)) {
+      return Unloaded();
+    }
+    return st;
+  }
+};
+
+namespace {
+
+std::vector<ModelTensorDesc> ToPublic(const std::vector<runtime::IoDesc>& descs) {
+  std::vector<ModelTensorDesc> out;
+  out.reserve(descs.size());
+  for (const auto& d : descs) {
+    ModelTensorDesc t;
+    t.name = d.name;
+    t.dtype = d.desc.dtype;
+    t.dims = d.desc.shape.dims();
+    t.bytes = d.size_bytes;
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::vector<DataBuffer> ToBuffers(const std::vector<InputBuffer>& in) {
+  std::vector<DataBuffer> out(in.size());
+  // The model only reads inputs (ExecutableModel contract): dropping const here is safe.
+  for (size_t i = 0; i < in.size(); ++i) out[i] = DataBuffer{const_cast<void*>(in[i].data), in[i].size};
+  return out;
+}
+
+std::vector<DataBuffer> ToBuffers(const std::vector<OutputBuffer>& out) {
+  std::vector<DataBuffer> r(out.size());
+  for (size_t i = 0; i < out.size(); ++i) r[i] = DataBuffer{out[i].data, out[i].size};
+  return r;
+}
+
+}  // namespace
+
+OfflineModel::OfflineModel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+OfflineModel::~OfflineModel() { Unload().IgnoreError(); }
+
+const std::string& OfflineModel::name() const { return impl_->name; }
+const std::vector<ModelTensorDesc>& OfflineModel::inputs() const { return impl_->inputs; }
+const std::vector<ModelTensorDesc>& OfflineModel::outputs() const { return impl_->outputs; }
+size_t OfflineModel::feature_map_bytes() const { return impl_->feature_map_bytes; }
+bool OfflineModel::loaded() const { return !impl_->unloaded.load(); }
+const std::string& OfflineModel::runtime() const { return impl_->runtime; }
+const std::string& OfflineModel::target() const { return impl_->target; }
+const std::map<std::string, int>& OfflineModel::kernel_impls() const { return impl_->impls; }
+
+std::vector<KernelProfile> OfflineModel::Profile() const {
+  std::vector<KernelProfile> out;
+  if (impl_->unloaded.load()) return out;
+  auto lease = impl_->models().Acquire(impl_->id);
+  if (!lease.ok()) return out;
+  for (const runtime::NodeProfile& p : lease->model().profile()) {
+    out.push_back(KernelProfile{p.node, p.op_type, p.impl, p.seconds, p.runs});
+  }
+  return out;
+}
+
+Status OfflineModel::Execute(const std::vector<InputBuffer>& inputs, const std::vector<OutputBuffer>& outputs) {
+  if (impl_->unloaded.load()) return impl_->Unloaded();
+  return impl_->MapError(
+      runtime::GraphExecutor::ExecuteGraph(impl_->models(), impl_->id, ToBuffers(inputs), ToBuffers(outputs)));
+}
+
+Status OfflineModel::ExecuteAsync(const std::vector<InputBuffer>& inputs, const std::vector<OutputBuffer>& outputs,
+                                  Callback done, const AsyncRunOptions& options) {
+  if (impl_->unloaded.load()) return impl_->Unloaded();
+  runtime::RunLoopOptions loop_options;
+  loop_options.queue_capacity = impl_->queue_capacity;
+  Status st = impl_->models().StartRunLoop(impl_->id, loop_options);  // no-op once running
+  if (!st.ok()) return impl_->MapError(st);
+  runtime::RunRequest request;
+  request.inputs = ToBuffers(inputs);
+  request.outputs = ToBuffers(outputs);
+  request.timeout = options.timeout;
+  request.done = [done = std::move(done)](uint64_t, const Status& status, const std::vector<DataBuffer>&) {
+    if (done) done(status);
+  };
+  return impl_->MapError(
+      runtime::GraphExecutor::ExecuteGraphAsync(impl_->models(), impl_->id, std::move(request), options.queue_wait)
+          .status());
+}
+
+Status OfflineModel::Unload() {
+  std::lock_guard<std::mutex> lk(impl_->unload_mu);
+  if (impl_->unloaded.exchange(true)) return Status::Ok();
+  impl_->models().StopRunLoop(impl_->id).IgnoreError();  // queued requests: callbacks get Aborted
+  return runtime::GraphLoader::UnloadModel(impl_->models(), impl_->id, rt::kWaitForever);
+}
+
+namespace runtime {
+
+StatusOr<std::unique_ptr<OfflineModel>> OfflineModelAccess::Load(ModelSource source, const OfflineModelOptions& options,
+                                                                 ModelLoader loader) {
+  if (options.intra_op_threads < 0) return InvalidArgument("OfflineModelOptions.intra_op_threads must be >= 0");
+  if ((options.feature_map == nullptr) != (options.feature_map_size == 0)) {
+    return InvalidArgument("OfflineModelOptions: feature_map and feature_map_size must be given together");
+  }
+  RuntimeContextOptions ctx_options;
+  ctx_options.device.intra_op_threads = options.intra_op_threads;
+  ctx_options.loader = std::move(loader);
+  auto impl = std::make_unique<OfflineModel::Impl>();
+  GE_ASSIGN_OR_RETURN(impl->ctx, RuntimeContext::Create(std::move(ctx_options)));
+  ModelLoadOptions load_options;
+  load_options.feature_map = options.feature_map;
+  load_options.feature_map_size = options.feature_map_size;
+  load_options.profile = options.profile;
+  GE_ASSIGN_OR_RETURN(impl->id, impl->models().Load(source, load_options));
+  {
+    GE_ASSIGN_OR_RETURN(ModelLease lease, impl->models().Acquire(impl->id));
+    impl->runtime = lease.model().runtime_name();
+    impl->target = lease.model().target();
+    impl->impls = lease.model().impls();
+  }
+  GE_ASSIGN_OR_RETURN(ModelIo io, GraphLoader::GetModelIo(impl->models(), impl->id));
+  GE_ASSIGN_OR_RETURN(ModelInfo info, impl->models().Info(impl->id));
+  impl->name = io.name;
+  impl->inputs = ToPublic(io.inputs);
+  impl->outputs = ToPublic(io.outputs);
+  impl->feature_map_bytes = info.feature_map_bytes;
+  impl->queue_capacity = options.async_queue_capacity;
+  return std::unique_ptr<OfflineModel>(new OfflineModel(std::move(impl)));
+}
+
+StatusOr<ModelSource> OfflineModelAccess::MemorySource(const void* data, size_t size,
+                                                       const OfflineModelOptions& options) {
+  if (data == nullptr || size == 0) return InvalidArgument("LoadFromMemory: the model image is empty");
+  if (options.borrow_model_data) return ModelSource::Memory(data, size);
+  constexpr size_t kAlign = 4096;
+  const size_t rounded = (size + kAlign - 1) / kAlign * kAlign;
+  void* copy = std::aligned_alloc(kAlign, rounded);
+  if (copy == nullptr)
+    return ResourceExhausted("LoadFromMemory: cannot copy a " + std::to_string(size) + "-byte image");
+  std::memcpy(copy, data, size);
+  std::shared_ptr<const void> owner(copy, [](const void* p) { std::free(const_cast<void*>(p)); });
+  return ModelSource::Memory(copy, size, std::move(owner));
+}
+
+ModelId OfflineModelAccess::model_id(const OfflineModel& model) { return model.impl_->id; }
+RuntimeContext& OfflineModelAccess::context(OfflineModel& model) { return *model.impl_->ctx; }
+
+}  // namespace runtime
+}  // namespace ge
