@@ -159,8 +159,8 @@ class FakeEngine final : public Engine {
 };
 
 TEST(OpTable, CheckEngineOpsRejectsAnEngineNamingAnUnknownOp) {
-  EngineList engines = BuiltinEngines();
-  engines.push_back(std::make_shared<FakeEngine>(std::vector<OpId>{OpId::kRelu, static_cast<OpId>(60000)}));
+  const EngineList engines = {
+      std::make_shared<FakeEngine>(std::vector<OpId>{OpId::kRelu, static_cast<OpId>(60000)})};
   const Status st = CheckEngineOps(engines);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("engine 'fake'"), std::string::npos) << st.ToString();
