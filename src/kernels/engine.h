@@ -16,6 +16,7 @@
 #include "base/status.h"
 #include "ir/graph.h"
 #include "kernels/exec/prepared_kernel.h"
+#include "ops/op_id.h"
 
 namespace ge::kernels {
 
@@ -43,6 +44,8 @@ class Engine {
 
   // The name in ir::Node::engine() and in the option ge.engine.<name> (1|0) that turns the engine off.
   virtual const char* name() const = 0;
+  // The ops the engine's kernel table names; Claims and Supports are false for every other op.
+  virtual std::vector<ops::OpId> Ops() const = 0;
 
   // Engine assignment: whether the engine takes the node by default (the compute-heavy ops it runs fast).
   virtual bool Claims(const ir::Node& node) const = 0;

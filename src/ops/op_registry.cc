@@ -6,19 +6,23 @@ Status InferContext::Error(const std::string& msg) const {
   return InvalidArgument("node '" + node_name + "' (" + op_type + "): " + msg);
 }
 
+OpRegistry::OpRegistry() : schemas_(kNumOpIds) {}
+
 void OpRegistry::Add(OpSchema schema) {
-  std::string domain = schema.domain == "ai.onnx" ? "" : schema.domain;
-  schemas_[{domain, schema.name}] = std::move(schema);
+  if (IsKnownOp(schema.id)) schemas_[static_cast<int>(schema.id)] = schema;
 }
 
-const OpSchema* OpRegistry::Find(const std::string& domain, const std::string& name) const {
-  auto it = schemas_.find({domain == "ai.onnx" ? "" : domain, name});
-  return it == schemas_.end() ? nullptr : &it->second;
+const OpSchema* OpRegistry::Find(OpId id) const {
+  if (!IsKnownOp(id)) return nullptr;
+  const OpSchema& s = schemas_[static_cast<int>(id)];
+  return s.id == id ? &s : nullptr;
 }
 
-std::vector<const OpSchema*> OpRegistry::All() const {
-  std::vector<const OpSchema*> out;
-  for (auto& [k, s] : schemas_) out.push_back(&s);
+std::vector<OpId> OpRegistry::Ids() const {
+  std::vector<OpId> out;
+  for (const OpSchema& s : schemas_) {
+    if (IsKnownOp(s.id)) out.push_back(s.id);
+  }
   return out;
 }
 

@@ -1,15 +1,14 @@
 // Op schemas: arity and shape/dtype inference for every op ge knows. One registry, filled by explicit calls to
 // each family's Register*Ops (see builtin_ops.cc); nothing registers itself.
 #pragma once
-#include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "base/status.h"
 #include "base/tensor.h"
 #include "base/tensor_desc.h"
 #include "ir/attribute.h"
+#include "ops/op_id.h"
 
 namespace ge::ir {
 class Node;
@@ -49,8 +48,7 @@ using InferFn = Status (*)(InferContext& ctx);
 constexpr int kVariadic = 1 << 20;
 
 struct OpSchema {
-  std::string domain;  // "" = ai.onnx
-  std::string name;
+  OpId id = OpId::kUnknown;  // domain and name are the op table's (OpDomain, OpName)
   int min_inputs = 0;
   int max_inputs = kVariadic;
   int min_outputs = 1;
@@ -58,15 +56,20 @@ struct OpSchema {
   InferFn infer = nullptr;
 };
 
+// Schemas by op id; an id outside the op table is never registered.
 class OpRegistry {
  public:
+  OpRegistry();
   void Add(OpSchema schema);
-  // nullptr when unknown. Domain "ai.onnx" is treated as "".
-  const OpSchema* Find(const std::string& domain, const std::string& name) const;
-  std::vector<const OpSchema*> All() const;
+  // nullptr when the op has no schema here.
+  const OpSchema* Find(OpId id) const;
+  // The importer's and interpreter's view: through OpIdOf. Domain "ai.onnx" is treated as "".
+  const OpSchema* Find(const std::string& domain, const std::string& name) const { return Find(OpIdOf(domain, name)); }
+  // The ops with a schema, in id order.
+  std::vector<OpId> Ids() const;
 
  private:
-  std::map<std::pair<std::string, std::string>, OpSchema> schemas_;
+  std::vector<OpSchema> schemas_;  // indexed by id; id kUnknown where absent
 };
 
 // Every built-in op of every family; built once on first use, immutable afterwards (thread-safe to read).

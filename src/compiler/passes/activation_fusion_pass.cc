@@ -19,20 +19,19 @@
 namespace ge::compiler {
 namespace {
 
-// The fused op a node can grow into: Conv -> FusedConv, and so on; nullptr when it cannot take more.
-const char* FusedOpFor(const ir::Node* n) {
-  static const char* const kBases[][2] = {{"Conv", "FusedConv"},
-                                          {"Gemm", "FusedGemm"},
-                                          {"MatMul", "FusedMatMul"},
-                                          {"BatchNormalization", "FusedBatchNormalization"}};
-  if (IsOnnxOp(n, "BatchNormalization") && n->attrs().GetInt("training_mode", 0) != 0) return nullptr;
+// The fused op a node can grow into: Conv -> FusedConv, and so on; kUnknown when it cannot take more.
+OpId FusedOpFor(const ir::Node* n) {
+  static constexpr OpId kBases[][2] = {{OpId::kConv, OpId::kGeFusedConv},
+                                       {OpId::kGemm, OpId::kGeFusedGemm},
+                                       {OpId::kMatMul, OpId::kGeFusedMatMul},
+                                       {OpId::kBatchNormalization, OpId::kGeFusedBatchNormalization}};
+  if (IsOp(n, OpId::kBatchNormalization) && n->attrs().GetInt("training_mode", 0) != 0) return OpId::kUnknown;
+  const OpId id = ops::OpIdOf(*n);
   for (const auto& b : kBases) {
-    if (IsOnnxOp(n, b[0])) return b[1];
-    if (n->domain() == kFusedDomain && n->op_type() == b[1]) {
-      return n->attrs().GetString("activation", "").empty() ? b[1] : nullptr;
-    }
+    if (id == b[0]) return b[1];
+    if (id == b[1]) return n->attrs().GetString("activation", "").empty() ? b[1] : OpId::kUnknown;
   }
-  return nullptr;
+  return OpId::kUnknown;
 }
 
 bool SameTensorType(const TensorDesc& a, const TensorDesc& b) {
@@ -52,14 +51,14 @@ class ActivationFusionPass : public FusionPass {
     bool changed = false;
     for (ir::Node* base : order) {
       if (removed.count(base)) continue;
-      const char* fused_op = FusedOpFor(base);
-      if (fused_op == nullptr || !scope.Removable(base) || base->num_outputs() != 1) continue;
+      const OpId fused_op = FusedOpFor(base);
+      if (fused_op == OpId::kUnknown || !scope.Removable(base) || base->num_outputs() != 1) continue;
       ir::Value* x = base->output(0);
       if (x == nullptr || !IsFloatingPoint(x->desc().dtype)) continue;
       std::vector<ir::Node*> nodes = {base};
       std::vector<ir::Value*> inputs = base->inputs();
       ir::Value* y = x;
-      if (std::string(fused_op) == "FusedConv" && base->input(3) == nullptr) {
+      if (fused_op == OpId::kGeFusedConv && base->input(3) == nullptr) {
         if (ir::Node* add = ResidualAdd(scope, x)) {
           inputs.resize(4, nullptr);
           inputs[3] = add->input(add->input(0) == x ? 1 : 0);
@@ -89,7 +88,7 @@ class ActivationFusionPass : public FusionPass {
   static ir::Node* ResidualAdd(const FusionScope& scope, ir::Value* x) {
     if (!scope.Internal(x)) return nullptr;
     ir::Node* add = x->uses()[0].node;
-    if (!IsOnnxOp(add, "Add") || !scope.Removable(add) || add->num_inputs() != 2 || add->output(0) == nullptr) {
+    if (!IsOp(add, OpId::kAdd) || !scope.Removable(add) || add->num_inputs() != 2 || add->output(0) == nullptr) {
       return nullptr;
     }
     ir::Value* other = add->input(add->input(0) == x ? 1 : 0);

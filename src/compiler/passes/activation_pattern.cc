@@ -11,9 +11,9 @@ using fused::Activation;
 
 constexpr double kSqrt2 = 1.4142135623730951;
 
-// Node n is the ONNX op `op`, may be removed and produces exactly one value.
-bool Candidate(const FusionScope& scope, const ir::Node* n, const char* op, int num_inputs) {
-  return IsOnnxOp(n, op) && scope.Removable(n) && n->num_inputs() == num_inputs && n->num_outputs() == 1 &&
+// Node n is the op `op`, may be removed and produces exactly one value.
+bool Candidate(const FusionScope& scope, const ir::Node* n, OpId op, int num_inputs) {
+  return IsOp(n, op) && scope.Removable(n) && n->num_inputs() == num_inputs && n->num_outputs() == 1 &&
          n->output(0) != nullptr;
 }
 
@@ -65,24 +65,24 @@ bool MatchSingle(const FusionScope& scope, ir::Value* x, int64_t opset, Activati
   ir::Node* n = SoleUser(x);
   if (n->input(0) != x) return false;
   const ir::AttrMap& a = n->attrs();
-  if (Candidate(scope, n, "Relu", 1)) {
+  if (Candidate(scope, n, OpId::kRelu, 1)) {
     out->kind = Activation::kRelu;
-  } else if (Candidate(scope, n, "Sigmoid", 1)) {
+  } else if (Candidate(scope, n, OpId::kSigmoid, 1)) {
     out->kind = Activation::kSigmoid;
-  } else if (Candidate(scope, n, "Tanh", 1)) {
+  } else if (Candidate(scope, n, OpId::kTanh, 1)) {
     out->kind = Activation::kTanh;
-  } else if (Candidate(scope, n, "HardSwish", 1)) {
+  } else if (Candidate(scope, n, OpId::kHardSwish, 1)) {
     out->kind = Activation::kHardSwish;
-  } else if (Candidate(scope, n, "LeakyRelu", 1)) {
+  } else if (Candidate(scope, n, OpId::kLeakyRelu, 1)) {
     out->kind = Activation::kLeakyRelu;
     out->params = {a.GetFloat("alpha", 0.01f)};
-  } else if (Candidate(scope, n, "Elu", 1)) {
+  } else if (Candidate(scope, n, OpId::kElu, 1)) {
     out->kind = Activation::kElu;
     out->params = {a.GetFloat("alpha", 1.0f)};
-  } else if (Candidate(scope, n, "HardSigmoid", 1)) {
+  } else if (Candidate(scope, n, OpId::kHardSigmoid, 1)) {
     out->kind = Activation::kHardSigmoid;
     out->params = {a.GetFloat("alpha", 0.2f), a.GetFloat("beta", 0.5f)};
-  } else if (IsOnnxOp(n, "Clip") && scope.Removable(n) && n->num_outputs() == 1 && n->output(0) != nullptr &&
+  } else if (IsOp(n, OpId::kClip) && scope.Removable(n) && n->num_outputs() == 1 && n->output(0) != nullptr &&
              ClipParams(n, x->desc().dtype, opset, &out->params)) {
     out->kind = Activation::kClip;
   } else {
@@ -98,8 +98,9 @@ bool MatchSilu(const FusionScope& scope, ir::Value* x, ActivationMatch* out) {
   for (int k = 0; k < 2; ++k) {
     ir::Node* s = x->uses()[k].node;
     ir::Node* m = x->uses()[1 - k].node;
-    if (!Candidate(scope, s, "Sigmoid", 1) || !scope.Internal(s->output(0))) continue;
-    if (SoleUser(s->output(0)) != m || !Candidate(scope, m, "Mul", 2) || OtherOperand(m, x) != s->output(0)) continue;
+    if (!Candidate(scope, s, OpId::kSigmoid, 1) || !scope.Internal(s->output(0))) continue;
+    if (SoleUser(s->output(0)) != m || !Candidate(scope, m, OpId::kMul, 2) || OtherOperand(m, x) != s->output(0))
+      continue;
     out->kind = Activation::kSilu;
     out->nodes = {s, m};
     out->output = m->output(0);
@@ -116,23 +117,24 @@ bool MatchGelu(const FusionScope& scope, ir::Value* x, ActivationMatch* out) {
   for (int k = 0; k < 2; ++k) {
     ir::Node* d = x->uses()[k].node;
     ir::Node* p = x->uses()[1 - k].node;
-    const bool div = Candidate(scope, d, "Div", 2) && d->input(0) == x && ConstNear(d->input(1), x, kSqrt2, tol);
-    const bool mul = Candidate(scope, d, "Mul", 2) && ConstNear(OtherOperand(d, x), x, 1 / kSqrt2, tol);
+    const bool div = Candidate(scope, d, OpId::kDiv, 2) && d->input(0) == x && ConstNear(d->input(1), x, kSqrt2, tol);
+    const bool mul = Candidate(scope, d, OpId::kMul, 2) && ConstNear(OtherOperand(d, x), x, 1 / kSqrt2, tol);
     if ((!div && !mul) || d == p || !scope.Internal(d->output(0))) continue;
     ir::Node* erf = SoleUser(d->output(0));
-    if (!Candidate(scope, erf, "Erf", 1) || !scope.Internal(erf->output(0))) continue;
+    if (!Candidate(scope, erf, OpId::kErf, 1) || !scope.Internal(erf->output(0))) continue;
     ir::Node* add = SoleUser(erf->output(0));
-    if (!Candidate(scope, add, "Add", 2) || !ConstNear(OtherOperand(add, erf->output(0)), x, 1.0, 0.0)) continue;
+    if (!Candidate(scope, add, OpId::kAdd, 2) || !ConstNear(OtherOperand(add, erf->output(0)), x, 1.0, 0.0)) continue;
     ir::Value* e1 = add->output(0);
-    if (!scope.Internal(e1) || !Candidate(scope, p, "Mul", 2)) continue;
+    if (!scope.Internal(e1) || !Candidate(scope, p, OpId::kMul, 2)) continue;
     ir::Node* q = SoleUser(e1);
-    if (!Candidate(scope, q, "Mul", 2)) continue;
+    if (!Candidate(scope, q, OpId::kMul, 2)) continue;
     ir::Value* pv = p->output(0);
     ir::Value* qv = q->output(0);
     ir::Node* last = nullptr;
     if (q == p) {  // Mul(Mul(x, e1), 0.5)
       ir::Node* f = scope.Internal(pv) ? SoleUser(pv) : nullptr;
-      if (f && OtherOperand(p, x) == e1 && Candidate(scope, f, "Mul", 2) && ConstNear(OtherOperand(f, pv), x, 0.5, 0)) {
+      if (f && OtherOperand(p, x) == e1 && Candidate(scope, f, OpId::kMul, 2) &&
+          ConstNear(OtherOperand(f, pv), x, 0.5, 0)) {
         out->nodes = {d, erf, add, p, f};
         last = f;
       }

@@ -24,7 +24,7 @@ bool Dims3(const ir::Value* v, Dims* d) {
 }
 
 bool HasPerm(const ir::Node* n, const std::vector<int64_t>& perm) {
-  return IsOnnxOp(n, "Transpose") && n->attrs().GetInts("perm", {}) == perm;
+  return IsOp(n, OpId::kTranspose) && n->attrs().GetInts("perm", {}) == perm;
 }
 
 // One of Q, K, V: the sequence-first source and where its heads start in it.
@@ -42,7 +42,7 @@ bool MatchHeads(const FusionScope& scope, ir::Value* t, const std::vector<int64_
   ir::Value* r = tr->input(0);
   ir::Node* reshape = r->producer();
   Dims rd, sd;
-  if (!IsOnnxOp(reshape, "Reshape") || !scope.Internal(r) || !scope.Removable(reshape) || !Dims3(r, &rd)) return false;
+  if (!IsOp(reshape, OpId::kReshape) || !scope.Internal(r) || !scope.Removable(reshape) || !Dims3(r, &rd)) return false;
   ir::Value* src = reshape->input(0);
   if (!Dims3(src, &sd) || rd[0] != sd[0] || rd[1] != sd[1] * heads || rd[2] != size || sd[2] != heads * size) {
     return false;
@@ -51,7 +51,7 @@ bool MatchHeads(const FusionScope& scope, ir::Value* t, const std::vector<int64_
   out->offset = 0;
   out->nodes = {tr, reshape};
   ir::Node* slice = src->producer();
-  if (!IsOnnxOp(slice, "Slice") || !scope.Internal(src) || !scope.Removable(slice) || slice->num_inputs() < 3) {
+  if (!IsOp(slice, OpId::kSlice) || !scope.Internal(src) || !scope.Removable(slice) || slice->num_inputs() < 3) {
     return true;
   }
   Dims wd;
@@ -85,7 +85,7 @@ class AttentionFusionPass : public FusionPass {
     GE_ASSIGN_OR_RETURN(std::vector<ir::Node*> order, g.TopologicalOrder());
     std::vector<ir::Node*> softmaxes;
     for (ir::Node* n : order) {
-      if (IsOnnxOp(n, "Softmax")) softmaxes.push_back(n);
+      if (IsOp(n, OpId::kSoftmax)) softmaxes.push_back(n);
     }
     bool changed = false;
     for (ir::Node* sm : softmaxes) {
@@ -100,14 +100,14 @@ class AttentionFusionPass : public FusionPass {
   static bool TryFuse(ir::Graph& g, const FusionScope& scope, ir::Node* sm) {
     ir::Node* mm1 = sm->input(0)->producer();
     ir::Node* mm2 = OnlyUser(sm->output(0));
-    if (!IsOnnxOp(mm1, "MatMul") || !scope.Internal(sm->input(0)) || !IsOnnxOp(mm2, "MatMul") ||
+    if (!IsOp(mm1, OpId::kMatMul) || !scope.Internal(sm->input(0)) || !IsOp(mm2, OpId::kMatMul) ||
         mm2->input(0) != sm->output(0) || !scope.Internal(sm->output(0))) {
       return false;
     }
     ir::Node* merge = OnlyUser(mm2->output(0));
     if (!HasPerm(merge, {1, 0, 2}) || !scope.Internal(mm2->output(0))) return false;
     ir::Node* out_reshape = OnlyUser(merge->output(0));
-    if (!IsOnnxOp(out_reshape, "Reshape") || out_reshape->input(0) != merge->output(0) ||
+    if (!IsOp(out_reshape, OpId::kReshape) || out_reshape->input(0) != merge->output(0) ||
         !scope.Internal(merge->output(0))) {
       return false;
     }
@@ -117,12 +117,12 @@ class AttentionFusionPass : public FusionPass {
     ir::Value* qs = mm1->input(0);
     ir::Node* scale_node = qs->producer();
     double c = 0;
-    if ((!IsOnnxOp(scale_node, "Div") && !IsOnnxOp(scale_node, "Mul")) || !scope.Internal(qs) ||
+    if ((!IsOp(scale_node, OpId::kDiv) && !IsOp(scale_node, OpId::kMul)) || !scope.Internal(qs) ||
         !scope.Removable(scale_node) || scale_node->input(0) == nullptr ||
         !ScalarConst(scale_node->input(1), DataType::kFloat, 1, &c) || c == 0) {
       return false;
     }
-    const double scale = IsOnnxOp(scale_node, "Div") ? 1.0 / c : c;
+    const double scale = IsOp(scale_node, OpId::kDiv) ? 1.0 / c : c;
     // Heads: Q's source [Sq, B, E] gives B; [B*H, Sq, D] gives H and D.
     Dims qd;
     if (!Dims3(scale_node->input(0), &qd)) return false;
@@ -131,7 +131,7 @@ class AttentionFusionPass : public FusionPass {
     if (q_tr == nullptr || q_tr->input(0) == nullptr || q_tr->input(0)->producer() == nullptr) return false;
     Dims qsrc;
     ir::Node* q_reshape = q_tr->input(0)->producer();
-    if (!IsOnnxOp(q_reshape, "Reshape") || !Dims3(q_reshape->input(0), &qsrc) || qsrc[1] == 0 ||
+    if (!IsOp(q_reshape, OpId::kReshape) || !Dims3(q_reshape->input(0), &qsrc) || qsrc[1] == 0 ||
         qd[0] % qsrc[1] != 0) {
       return false;
     }
@@ -159,7 +159,8 @@ class AttentionFusionPass : public FusionPass {
     ir::Value* y = g.AddValue(name, TensorDesc(DataType::kFloat, Shape(Dims{od[1], qsrc[1], heads * size})));
     const std::string node_name = mm1->name();
     for (ir::Node* n : nodes) g.RemoveNode(n);
-    ir::Node* fused = g.AddNode("Attention", node_name, {q.value, k.value, v.value}, {y}, kFusedDomain);
+    ir::Node* fused = g.AddNode(ops::OpName(OpId::kGeAttention), node_name, {q.value, k.value, v.value}, {y},
+                                ops::OpDomain(OpId::kGeAttention));
     fused->attrs() = attrs;
     out_reshape->SetInput(0, y);
     return true;

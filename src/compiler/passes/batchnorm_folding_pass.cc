@@ -72,18 +72,18 @@ class BatchNormFoldingPass : public GraphLevelPass {
     GE_ASSIGN_OR_RETURN(std::vector<ir::Node*> order, g.TopologicalOrder());
     bool changed = false;
     for (ir::Node* bn : order) {
-      if (bn->op_type() != "BatchNormalization" || !bn->domain().empty()) continue;
+      if (!IsOp(bn, OpId::kBatchNormalization)) continue;
       ir::Value* x = bn->input(0);
       if (!x || !x->producer() || x->producer()->graph() != &g || !SoleUse(g, x, captured)) continue;
       Affine a;
       if (!BnAffine(g, *bn, ctx, captured, &a)) continue;
       ir::Node* p = x->producer();
       bool folded = false;
-      if (p->op_type() == "Conv" && p->domain().empty()) {
+      if (IsOp(p, OpId::kConv)) {
         GE_ASSIGN_OR_RETURN(folded, FoldConv(g, p, a));
-      } else if (p->op_type() == "Gemm" && p->domain().empty()) {
+      } else if (IsOp(p, OpId::kGemm)) {
         GE_ASSIGN_OR_RETURN(folded, FoldGemm(g, p, a));
-      } else if (p->op_type() == "Add" && p->domain().empty()) {
+      } else if (IsOp(p, OpId::kAdd)) {
         GE_ASSIGN_OR_RETURN(folded, FoldMatMulAdd(g, p, x, a, captured));
       }
       if (!folded) continue;
@@ -161,7 +161,7 @@ class BatchNormFoldingPass : public GraphLevelPass {
       ir::Value* mm_out = add->input(side);
       ir::Value* bias_in = add->input(1 - side);
       ir::Node* mm = mm_out ? mm_out->producer() : nullptr;
-      if (!mm || mm->op_type() != "MatMul" || !mm->domain().empty() || mm->graph() != &g) continue;
+      if (!IsOp(mm, OpId::kMatMul) || mm->graph() != &g) continue;
       if (!SoleUse(g, mm_out, captured)) continue;
       const Tensor* w = Const(mm->input(1));
       const int64_t n = static_cast<int64_t>(a.s.size());

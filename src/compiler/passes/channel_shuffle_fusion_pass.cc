@@ -32,7 +32,7 @@ bool ConstInt(const ir::Node& n, int i, int64_t* out) {
 
 // A Slice (opset >= 10) of one channel range [begin, end) of a rank-`rank` tensor with `c` channels.
 bool ChannelSlice(const ir::Node& s, int rank, int64_t c, int64_t* begin, int64_t* end) {
-  if (!IsOnnxOp(&s, "Slice") || s.num_inputs() < 3 || s.num_outputs() != 1) return false;
+  if (!IsOp(&s, OpId::kSlice) || s.num_inputs() < 3 || s.num_outputs() != 1) return false;
   int64_t axis = 0, step = 1;
   if (!ConstInt(s, 1, begin) || !ConstInt(s, 2, end)) return false;
   if (!ConstInt(s, 3, &axis) || (axis != 1 && axis != 1 - rank)) return false;
@@ -63,7 +63,8 @@ class ChannelShuffleFusionPass : public FusionPass {
       attrs.Set("groups", ir::AttrValue::Int(m.groups));
       const std::string name = t->name();
       for (ir::Node* n : m.nodes) g.RemoveNode(n);
-      g.AddNode("ChannelShuffle", name, m.inputs, m.outputs, kFusedDomain)->attrs() = attrs;
+      g.AddNode(ops::OpName(OpId::kGeChannelShuffle), name, m.inputs, m.outputs, ops::OpDomain(OpId::kGeChannelShuffle))
+          ->attrs() = attrs;
       changed = true;
     }
     return changed;
@@ -77,7 +78,7 @@ class ChannelShuffleFusionPass : public FusionPass {
   };
 
   static bool MatchShuffle(const FusionScope& scope, ir::Node* t, Match* m) {
-    if (!IsOnnxOp(t, "Transpose") || !scope.Removable(t) || t->input(0) == nullptr || t->output(0) == nullptr) {
+    if (!IsOp(t, OpId::kTranspose) || !scope.Removable(t) || t->input(0) == nullptr || t->output(0) == nullptr) {
       return false;
     }
     Dims mid;
@@ -87,7 +88,7 @@ class ChannelShuffleFusionPass : public FusionPass {
     std::swap(perm[1], perm[2]);
     if (t->attrs().GetInts("perm", {}) != perm) return false;
     ir::Node* r1 = t->input(0)->producer();
-    if (r1 == nullptr || !IsOnnxOp(r1, "Reshape") || !scope.Removable(r1) || !scope.Internal(t->input(0))) {
+    if (r1 == nullptr || !IsOp(r1, OpId::kReshape) || !scope.Removable(r1) || !scope.Internal(t->input(0))) {
       return false;
     }
     ir::Value* x = r1->input(0);
@@ -99,14 +100,14 @@ class ChannelShuffleFusionPass : public FusionPass {
     if (!scope.Internal(t->output(0)) || t->output(0)->uses().size() != 1) return false;
     ir::Node* r2 = t->output(0)->uses()[0].node;
     Dims yd;
-    if (!IsOnnxOp(r2, "Reshape") || !scope.Removable(r2) || !KnownDims(r2->output(0), &yd) || yd != xd) return false;
+    if (!IsOp(r2, OpId::kReshape) || !scope.Removable(r2) || !KnownDims(r2->output(0), &yd) || yd != xd) return false;
     if (!IsFloatingPoint(x->desc().dtype)) return false;
     m->groups = mid[1];
     m->nodes = {r1, t, r2};
     // The channel concat that feeds the shuffle, when only the shuffle reads it.
     ir::Node* cat = x->producer();
     const int rank = static_cast<int>(xd.size());
-    if (cat != nullptr && IsOnnxOp(cat, "Concat") && scope.Removable(cat) && scope.Internal(x) &&
+    if (cat != nullptr && IsOp(cat, OpId::kConcat) && scope.Removable(cat) && scope.Internal(x) &&
         (cat->attrs().GetInt("axis", 0) == 1 || cat->attrs().GetInt("axis", 0) == 1 - rank)) {
       bool ok = cat->num_inputs() >= 1;
       for (ir::Value* in : cat->inputs()) ok = ok && in != nullptr && in->desc().dtype == x->desc().dtype;

@@ -24,8 +24,7 @@ bool AllZeros(const std::vector<int64_t>& v) {
 }
 
 bool PointwiseConv(const ir::Node& n) {
-  const bool fused = n.domain() == kFusedDomain && n.op_type() == "FusedConv";
-  if (!fused && !IsOnnxOp(&n, "Conv")) return false;
+  if (!IsOp(n, OpId::kGeFusedConv) && !IsOp(n, OpId::kConv)) return false;
   if (n.num_inputs() > 3 && n.input(3) != nullptr) return false;
   const ir::AttrMap& a = n.attrs();
   if (a.GetInt("group", 1) != 1 || a.GetString("auto_pad", "NOTSET") != "NOTSET") return false;
@@ -39,7 +38,7 @@ bool PointwiseConv(const ir::Node& n) {
 
 // Channel counts of the concat's inputs when it joins 4-D float tensors of known dims along axis 1.
 bool ChannelConcat(const ir::Node& c, std::vector<int64_t>* channels) {
-  if (!IsOnnxOp(&c, "Concat") || c.num_inputs() < 2) return false;
+  if (!IsOp(&c, OpId::kConcat) || c.num_inputs() < 2) return false;
   const int64_t axis = c.attrs().GetInt("axis", 0);
   if (axis != 1 && axis != -3) return false;
   for (const ir::Value* v : c.inputs()) {
@@ -110,8 +109,8 @@ class ConcatConvSplitPass : public FusionPass {
         std::vector<ir::Value*> inputs = {parts[i], wi, i == 0 ? bias : nullptr};
         if (sum != nullptr) inputs.push_back(sum);
         while (inputs.back() == nullptr) inputs.pop_back();
-        ir::Node* n = g.AddNode("FusedConv", last ? name : name + "_part" + std::to_string(i), inputs, {out},
-                                kFusedDomain);
+        ir::Node* n = g.AddNode(ops::OpName(OpId::kGeFusedConv), last ? name : name + "_part" + std::to_string(i),
+                                inputs, {out}, ops::OpDomain(OpId::kGeFusedConv));
         n->attrs() = last ? last_attrs : partial_attrs;
         sum = out;
       }

@@ -167,11 +167,11 @@ class ConstantFoldingPass : public GraphLevelPass {
  private:
   // Shape and Size need only their input's desc.
   static bool ShapeOnly(const ir::Node& n, const PassContext& ctx, std::vector<Tensor>* results) {
-    if (!n.domain().empty() || (n.op_type() != "Shape" && n.op_type() != "Size")) return false;
+    if (!IsOp(n, OpId::kShape) && !IsOp(n, OpId::kSize)) return false;
     const ir::Value* in = n.input(0);
     if (!in || !FullyKnown(in->desc()) || !n.output(0)) return false;
     const Dims& dims = in->desc().shape.dims();
-    if (n.op_type() == "Size") {
+    if (IsOp(n, OpId::kSize)) {
       results->push_back(Tensor::Scalar<int64_t>(NumElements(dims)));
       return true;
     }

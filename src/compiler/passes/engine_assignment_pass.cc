@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "compiler/passes/passes.h"
+#include "ops/op_id.h"
 
 namespace ge::compiler {
 namespace {
@@ -43,8 +44,8 @@ class EngineAssignmentPass : public GraphLevelPass {
 
 std::vector<EngineRule> DefaultEngineRules() {
   auto host = [](const ir::Node& n) {
-    static const std::set<std::string> kHostOps = {"Constant", "Shape", "Size"};
-    return (n.domain().empty() || n.domain() == "ai.onnx") && kHostOps.count(n.op_type()) != 0;
+    const ops::OpId id = ops::OpIdOf(n);
+    return id == ops::OpId::kConstant || id == ops::OpId::kShape || id == ops::OpId::kSize;
   };
   return {{"host", host}, {"ref", [](const ir::Node&) { return true; }}};
 }

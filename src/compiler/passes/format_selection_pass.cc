@@ -14,9 +14,13 @@
 #include <vector>
 
 #include "compiler/passes/passes.h"
+#include "ops/op_id.h"
 
 namespace ge::compiler {
 namespace {
+
+using ops::IsOp;
+using ops::OpId;
 
 enum class Role { kNone, kConv, kPool, kConcat, kBinary, kChannelwise, kShuffle };
 
@@ -25,10 +29,6 @@ bool PlainFloat4d(const ir::Value* v) {
   const TensorDesc& d = v->desc();
   return d.kind == ValueKind::kTensor && d.dtype == DataType::kFloat && d.shape.IsFullyKnown() &&
          d.shape.rank() == 4 && (d.format == Format::kND || d.format == Format::kNCHW);
-}
-
-bool IsOnnx(const ir::Node& n, const char* op) {
-  return (n.domain().empty() || n.domain() == "ai.onnx") && n.op_type() == op;
 }
 
 bool OnEngine(const ir::Node& n, const kernels::Engine& e) { return n.engine() == e.name(); }
@@ -43,7 +43,7 @@ bool SingleOutput(const ir::Node& n) {
 // A channel concat whose every input is a 4-D float activation with whole channel blocks (oneDNN concatenates
 // NC1HWC0 tensors only at block boundaries).
 bool BlockableConcat(const ir::Node& n, Format layout, const kernels::Engine& e) {
-  if (!IsOnnx(n, "Concat") || !SingleOutput(n) || n.num_inputs() < 1) return false;
+  if (!IsOp(n, OpId::kConcat) || !SingleOutput(n) || n.num_inputs() < 1) return false;
   const int64_t axis = n.attrs().GetInt("axis", 0);
   if (axis != 1 && axis != -3) return false;
   for (const ir::Value* v : n.inputs()) {
@@ -56,7 +56,7 @@ bool BlockableConcat(const ir::Node& n, Format layout, const kernels::Engine& e)
 // An engine-capable Add or Mul of a 4-D float activation and an operand of the same dims or broadcast over the
 // spatial dims ([N or 1, C, 1, 1], e.g. squeeze-and-excitation scales).
 bool LayoutBinary(const ir::Node& n, const kernels::Engine& e) {
-  if (!(IsOnnx(n, "Add") || IsOnnx(n, "Mul")) || !SingleOutput(n) || n.num_inputs() != 2) return false;
+  if (!(IsOp(n, OpId::kAdd) || IsOp(n, OpId::kMul)) || !SingleOutput(n) || n.num_inputs() != 2) return false;
   const ir::Value* y = n.output(0);
   if (y == nullptr || y->desc().dtype != DataType::kFloat || !y->desc().shape.IsFullyKnown() ||
       y->desc().shape.rank() != 4) {
@@ -75,7 +75,7 @@ bool MainOperand(const ir::Node& n, int i) {
 // multiply-add that runs in the layout. In NC1HWC0 only without channel padding, which an activation with
 // f(0) != 0 would fill.
 bool ChannelwiseNorm(const ir::Node& n, Format layout, const kernels::Engine& e) {
-  const bool bn = IsOnnx(n, "BatchNormalization") || (n.domain() == "ge" && n.op_type() == "FusedBatchNormalization");
+  const bool bn = IsOp(n, OpId::kBatchNormalization) || IsOp(n, OpId::kGeFusedBatchNormalization);
   if (!bn || !OnEngine(n, e) || n.num_inputs() != 5) return false;
   for (int i = 1; i < 5; ++i) {
     if (n.input(i) == nullptr || !n.input(i)->is_constant()) return false;
@@ -87,14 +87,14 @@ bool ChannelwiseNorm(const ir::Node& n, Format layout, const kernels::Engine& e)
 
 Role RoleOf(const ir::Node& n, Format layout, const kernels::Engine& e) {
   // ge::ChannelShuffle (several outputs) runs on ge's own kernel, which gathers NHWC pixels (not NC1HWC0 blocks).
-  if (n.domain() == "ge" && n.op_type() == "ChannelShuffle") {
+  if (IsOp(n, OpId::kGeChannelShuffle)) {
     return layout == Format::kNHWC ? Role::kShuffle : Role::kNone;
   }
   if (!SingleOutput(n)) return Role::kNone;
-  const bool conv = IsOnnx(n, "Conv") || (n.domain() == "ge" && n.op_type() == "FusedConv");
+  const bool conv = IsOp(n, OpId::kConv) || IsOp(n, OpId::kGeFusedConv);
   if (conv && OnEngine(n, e)) return Role::kConv;
-  for (const char* op : {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}) {
-    if (IsOnnx(n, op) && OnEngine(n, e)) return Role::kPool;
+  for (OpId op : {OpId::kMaxPool, OpId::kAveragePool, OpId::kGlobalAveragePool, OpId::kGlobalMaxPool}) {
+    if (IsOp(n, op) && OnEngine(n, e)) return Role::kPool;
   }
   if (BlockableConcat(n, layout, e)) return Role::kConcat;
   if (LayoutBinary(n, e)) return Role::kBinary;
@@ -211,7 +211,8 @@ class FormatSelectionPass : public GraphLevelPass {
     TensorDesc plain = v->desc();
     plain.format = plain_format_.at(v);  // what the value's readers were compiled against
     ir::Value* copy = g.AddValue(g.UniqueValueName(v->name() + "_nchw"), plain);
-    ir::Node* t = g.AddNode("TransData", "TransData_" + v->name(), {v}, {copy}, "ge");
+    ir::Node* t = g.AddNode(ops::OpName(OpId::kGeTransData), "TransData_" + v->name(), {v}, {copy},
+                            ops::OpDomain(OpId::kGeTransData));
     t->attrs().Set("src_format", ir::AttrValue::String(FormatName(layout_)));
     t->attrs().Set("dst_format", ir::AttrValue::String(FormatName(plain.format)));
     t->set_engine(engine_->name());

@@ -20,10 +20,6 @@ bool FusionScope::Removable(const ir::Node* n) const {
          control_sources_.count(n) == 0;
 }
 
-bool IsOnnxOp(const ir::Node* n, const char* op) {
-  return n != nullptr && n->op_type() == op && (n->domain().empty() || n->domain() == "ai.onnx");
-}
-
 const Tensor* ConstTensor(const ir::Value* v) {
   return v != nullptr && v->is_constant() && !v->is_graph_input() ? v->const_value() : nullptr;
 }
@@ -35,11 +31,10 @@ bool ScalarConst(const ir::Value* v, DataType dt, int max_rank, double* out) {
   return true;
 }
 
-ir::Node* ReplaceWithFused(ir::Graph& g, const std::vector<ir::Node*>& old_nodes, const std::string& op_type,
-                           std::string name, const std::vector<ir::Value*>& inputs, ir::Value* output,
-                           const ir::AttrMap& attrs) {
+ir::Node* ReplaceWithFused(ir::Graph& g, const std::vector<ir::Node*>& old_nodes, OpId fused_op, std::string name,
+                           const std::vector<ir::Value*>& inputs, ir::Value* output, const ir::AttrMap& attrs) {
   for (ir::Node* n : old_nodes) g.RemoveNode(n);
-  ir::Node* fused = g.AddNode(op_type, name, inputs, {output}, kFusedDomain);
+  ir::Node* fused = g.AddNode(ops::OpName(fused_op), name, inputs, {output}, ops::OpDomain(fused_op));
   fused->attrs() = attrs;
   return fused;
 }

@@ -8,6 +8,7 @@
 
 #include "base/status.h"
 #include "compiler/passes/pass_manager.h"
+#include "compiler/passes/pass_util.h"
 #include "ir/graph.h"
 
 namespace ge::compiler {
@@ -33,18 +34,16 @@ class FusionScope {
   std::set<const ir::Node*> control_sources_;
 };
 
-// n is the ONNX op `op` (default domain).
-bool IsOnnxOp(const ir::Node* n, const char* op);
 // The value's tensor when it is a constant (not a graph input); nullptr otherwise.
 const Tensor* ConstTensor(const ir::Value* v);
 // The single element of a constant of dtype dt and rank <= max_rank, as a double.
 bool ScalarConst(const ir::Value* v, DataType dt, int max_rank, double* out);
 
-// Removes `old_nodes` and adds ge::`op_type` named `name` (a copy: it may be a removed node's) producing `output`
-// (which one of old_nodes produced). Values only the removed nodes used are left dead for the caller to sweep.
-ir::Node* ReplaceWithFused(ir::Graph& g, const std::vector<ir::Node*>& old_nodes, const std::string& op_type,
-                           std::string name, const std::vector<ir::Value*>& inputs, ir::Value* output,
-                           const ir::AttrMap& attrs);
+// Removes `old_nodes` and adds the fused op `fused_op` (a ge:: op) named `name` (a copy: it may be a removed node's)
+// producing `output` (which one of old_nodes produced). Values only the removed nodes used are left dead for the caller
+// to sweep.
+ir::Node* ReplaceWithFused(ir::Graph& g, const std::vector<ir::Node*>& old_nodes, OpId fused_op, std::string name,
+                           const std::vector<ir::Value*>& inputs, ir::Value* output, const ir::AttrMap& attrs);
 
 // A pass that fuses one graph at a time: the root graph and, depth first, every subgraph. When anything was fused
 // the model imports the "ge" domain.

@@ -17,25 +17,24 @@ bool Unused(const ir::Graph& g, const ir::Value* v, const std::set<std::string>&
 }
 
 bool IsNoOp(const ir::Graph& g, const ir::Node& n, const PassContext& ctx, const std::set<std::string>& captured) {
-  if (!n.domain().empty() && n.domain() != "ai.onnx") return false;
+  const OpId op = ops::OpIdOf(n);
   const ir::Value* x = n.input(0);
   const ir::Value* y = n.output(0);
   if (!x || !y) return false;
-  const std::string& op = n.op_type();
-  if (op == "Identity") return n.num_outputs() == 1;
-  if (op == "Dropout") {
+  if (op == OpId::kIdentity) return n.num_outputs() == 1;
+  if (op == OpId::kDropout) {
     return !DropoutIsTraining(n, ctx.OpsetFor(n.domain())) && Unused(g, n.output(1), captured);
   }
   if (x->desc().kind != ValueKind::kTensor || x->desc().dtype == DataType::kUndefined) return false;
-  if (op == "Cast") {
+  if (op == OpId::kCast) {
     const ir::AttrValue* to = n.attrs().Find("to");
     return to && to->type == ir::AttrValue::Type::kInt && to->i == static_cast<int64_t>(x->desc().dtype);
   }
-  if (op == "CastLike") {
+  if (op == OpId::kCastLike) {
     const ir::Value* like = n.input(1);
     return like && like->desc().dtype == x->desc().dtype;
   }
-  if (op == "Reshape") {
+  if (op == OpId::kReshape) {
     return FullyKnown(x->desc()) && FullyKnown(y->desc()) && x->desc().shape.dims() == y->desc().shape.dims();
   }
   return false;

@@ -20,7 +20,7 @@ int64_t LastDim(const ir::Value* v) {
 
 // A keepdims ReduceMean over exactly the last axis of its input (axes as attribute or constant input).
 bool IsLastAxisMean(const ir::Node* n) {
-  if (!IsOnnxOp(n, "ReduceMean") || n->attrs().GetInt("keepdims", 1) != 1) return false;
+  if (!IsOp(n, OpId::kReduceMean) || n->attrs().GetInt("keepdims", 1) != 1) return false;
   const Shape& s = n->input(0)->desc().shape;
   if (s.unknown_rank() || s.rank() == 0) return false;
   std::vector<int64_t> axes = n->attrs().GetInts("axes", {});
@@ -73,30 +73,30 @@ class LayerNormFusionPass : public FusionPass {
     const int64_t cols = LastDim(x);
     if (dt != DataType::kFloat || cols == kUnknownDim) return false;
     ir::Node* sub = OnlyUser(mean->output(0));
-    if (!IsOnnxOp(sub, "Sub") || sub->input(0) != x || sub->input(1) != mean->output(0)) return false;
+    if (!IsOp(sub, OpId::kSub) || sub->input(0) != x || sub->input(1) != mean->output(0)) return false;
     ir::Value* d = sub->output(0);
     if (!scope.Internal(d, 2)) return false;
     ir::Node *pow = nullptr, *div = nullptr;
     for (const ir::Use& u : d->uses()) {
-      if (IsOnnxOp(u.node, "Pow") && u.input_index == 0) pow = u.node;
-      if (IsOnnxOp(u.node, "Div") && u.input_index == 0) div = u.node;
+      if (IsOp(u.node, OpId::kPow) && u.input_index == 0) pow = u.node;
+      if (IsOp(u.node, OpId::kDiv) && u.input_index == 0) div = u.node;
     }
     double two = 0, eps = 0;
     if (!pow || !div || !ScalarConst(pow->input(1), dt, 1, &two) || two != 2.0) return false;
     ir::Node* mean2 = OnlyUser(pow->output(0));
     if (!IsLastAxisMean(mean2) || mean2->input(0) != pow->output(0)) return false;
     ir::Node* add_eps = OnlyUser(mean2->output(0));
-    if (!IsOnnxOp(add_eps, "Add") || !ScalarConst(Other(add_eps, mean2->output(0)), dt, 1, &eps)) return false;
+    if (!IsOp(add_eps, OpId::kAdd) || !ScalarConst(Other(add_eps, mean2->output(0)), dt, 1, &eps)) return false;
     ir::Node* sqrt = OnlyUser(add_eps->output(0));
-    if (!IsOnnxOp(sqrt, "Sqrt") || div->input(1) != sqrt->output(0) || OnlyUser(sqrt->output(0)) != div) return false;
+    if (!IsOp(sqrt, OpId::kSqrt) || div->input(1) != sqrt->output(0) || OnlyUser(sqrt->output(0)) != div) return false;
     ir::Node* mul = OnlyUser(div->output(0));
-    ir::Value* gamma = mul && IsOnnxOp(mul, "Mul") ? Other(mul, div->output(0)) : nullptr;
+    ir::Value* gamma = mul && IsOp(mul, OpId::kMul) ? Other(mul, div->output(0)) : nullptr;
     if (!IsLastDimParam(gamma, dt, cols)) return false;
     std::vector<ir::Node*> nodes = {mean, sub, pow, mean2, add_eps, sqrt, div, mul};
     std::vector<ir::Value*> inputs = {x, gamma};
     ir::Node* last = mul;
     ir::Node* add = OnlyUser(mul->output(0));
-    ir::Value* beta = add && IsOnnxOp(add, "Add") ? Other(add, mul->output(0)) : nullptr;
+    ir::Value* beta = add && IsOp(add, OpId::kAdd) ? Other(add, mul->output(0)) : nullptr;
     if (IsLastDimParam(beta, dt, cols) && scope.Internal(mul->output(0)) && scope.Removable(add)) {
       nodes.push_back(add);
       inputs.push_back(beta);
@@ -111,7 +111,7 @@ class LayerNormFusionPass : public FusionPass {
     attrs.Set("epsilon", ir::AttrValue::Float(static_cast<float>(eps)));
     ir::Value* y = last->output(0);
     removed->insert(removed->end(), nodes.begin(), nodes.end());
-    ReplaceWithFused(g, nodes, "LayerNormalization", mean->name(), inputs, y, attrs);
+    ReplaceWithFused(g, nodes, OpId::kGeLayerNormalization, mean->name(), inputs, y, attrs);
     return true;
   }
 };

@@ -42,7 +42,7 @@ class LayoutSimplifyPass : public GraphLevelPass {
     bool changed = false;
     for (ir::Node* n : order) {
       Dims in, out;
-      if (IsOnnxOp(n, "Transpose") && scope.Removable(n) && n->num_inputs() == 1 && KnownDims(n->input(0), &in) &&
+      if (IsOp(n, OpId::kTranspose) && scope.Removable(n) && n->num_inputs() == 1 && KnownDims(n->input(0), &in) &&
           KnownDims(n->output(0), &out) && !in.empty()) {
         std::vector<int64_t> perm = n->attrs().GetInts("perm", {});
         if (perm.size() != in.size() || !MovesOnlyUnitDims(perm, in)) continue;
@@ -54,18 +54,18 @@ class LayoutSimplifyPass : public GraphLevelPass {
         ir::Value* y = n->output(0);
         const std::string name = n->name();
         g.RemoveNode(n);
-        g.AddNode("Reshape", name, {x, shape}, {y});
+        g.AddNode(ops::OpName(OpId::kReshape), name, {x, shape}, {y});
         changed = true;
       }
     }
     // Collapse Reshape chains (a fresh order: Transposes may have become Reshapes).
     GE_ASSIGN_OR_RETURN(order, g.TopologicalOrder());
     for (ir::Node* n : order) {
-      if (!IsOnnxOp(n, "Reshape") || n->num_inputs() < 2) continue;
+      if (!IsOp(n, OpId::kReshape) || n->num_inputs() < 2) continue;
       ir::Value* mid = n->input(0);
       ir::Node* inner = mid ? mid->producer() : nullptr;
       Dims d;
-      if (!IsOnnxOp(inner, "Reshape") || !scope.Internal(mid) || !scope.Removable(inner) ||
+      if (!IsOp(inner, OpId::kReshape) || !scope.Internal(mid) || !scope.Removable(inner) ||
           !KnownDims(n->output(0), &d) || n->attrs().GetInt("allowzero", 0) != 0) {
         continue;
       }

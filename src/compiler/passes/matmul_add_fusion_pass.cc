@@ -29,16 +29,16 @@ class MatMulAddFusionPass : public FusionPass {
     GE_ASSIGN_OR_RETURN(std::vector<ir::Node*> order, g.TopologicalOrder());
     bool changed = false;
     for (ir::Node* add : order) {
-      if (!IsOnnxOp(add, "Add") || add->num_inputs() != 2 || !scope.Removable(add) || !add->output(0)) continue;
+      if (!IsOp(add, OpId::kAdd) || add->num_inputs() != 2 || !scope.Removable(add) || !add->output(0)) continue;
       for (int side = 0; side < 2; ++side) {
         ir::Value* mm_out = add->input(side);
         ir::Value* bias = add->input(1 - side);
         ir::Node* mm = mm_out ? mm_out->producer() : nullptr;
-        if (!IsOnnxOp(mm, "MatMul") || !scope.Removable(mm) || !scope.Internal(mm_out)) continue;
+        if (!IsOp(mm, OpId::kMatMul) || !scope.Removable(mm) || !scope.Internal(mm_out)) continue;
         if (!IsLastDimBias(bias, mm_out)) continue;
         // Add and MatMul are each visited once: the order lists every Add, and a MatMul has one consumer here.
-        ReplaceWithFused(g, {add, mm}, "FusedMatMul", mm->name(), {mm->input(0), mm->input(1), bias}, add->output(0),
-                         ir::AttrMap());
+        ReplaceWithFused(g, {add, mm}, OpId::kGeFusedMatMul, mm->name(), {mm->input(0), mm->input(1), bias},
+                         add->output(0), ir::AttrMap());
         changed = true;
         break;
       }

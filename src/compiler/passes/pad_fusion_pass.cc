@@ -51,11 +51,11 @@ class PadFusionPass : public FusionPass {
     GE_ASSIGN_OR_RETURN(std::vector<ir::Node*> order, g.TopologicalOrder());
     bool changed = false;
     for (ir::Node* pad : order) {
-      if (!IsOnnxOp(pad, "Pad") || !scope.Removable(pad) || pad->input(0) == nullptr) continue;
+      if (!IsOp(pad, OpId::kPad) || !scope.Removable(pad) || pad->input(0) == nullptr) continue;
       ir::Value* padded = pad->output(0);
       if (padded == nullptr || !scope.Internal(padded) || padded->uses().size() != 1) continue;
       ir::Node* user = padded->uses()[0].node;
-      const bool pool = IsOnnxOp(user, "AveragePool"), conv = IsOnnxOp(user, "Conv");
+      const bool pool = IsOp(user, OpId::kAveragePool), conv = IsOp(user, OpId::kConv);
       if ((!pool && !conv) || padded->uses()[0].input_index != 0) continue;
       const TensorDesc& x = pad->input(0)->desc();
       if (x.shape.unknown_rank() || x.shape.rank() < 3) continue;

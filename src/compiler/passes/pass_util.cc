@@ -49,12 +49,19 @@ bool DropoutIsTraining(const ir::Node& n, int64_t opset) {
 }
 
 bool IsNondeterministic(const ir::Node& n, const PassContext& ctx) {
-  if (!n.domain().empty() && n.domain() != "ai.onnx") return false;
-  static const std::set<std::string> kRandom = {"RandomUniform", "RandomNormal", "RandomUniformLike",
-                                                "RandomNormalLike", "Bernoulli", "Multinomial"};
-  if (kRandom.count(n.op_type())) return true;
-  if (n.op_type() == "Dropout") return DropoutIsTraining(n, ctx.OpsetFor(n.domain()));
-  return false;
+  switch (ops::OpIdOf(n)) {
+    case OpId::kRandomUniform:
+    case OpId::kRandomNormal:
+    case OpId::kRandomUniformLike:
+    case OpId::kRandomNormalLike:
+    case OpId::kBernoulli:
+    case OpId::kMultinomial:
+      return true;
+    case OpId::kDropout:
+      return DropoutIsTraining(n, ctx.OpsetFor(n.domain()));
+    default:
+      return false;
+  }
 }
 
 StatusOr<ir::Node*> RebindOutput(ir::Graph& g, ir::Node* n, int index, ir::Value* v) {

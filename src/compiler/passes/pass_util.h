@@ -9,8 +9,13 @@
 #include "base/tensor.h"
 #include "compiler/passes/pass_manager.h"
 #include "ir/graph.h"
+#include "ops/op_id.h"
 
 namespace ge::compiler {
+
+// Passes name ops by id (ops/op_table.def); nodes they create take the table's domain and name.
+using ops::IsOp;
+using ops::OpId;
 
 // Names the subgraphs of `n` (any depth) read from enclosing graphs: values a pass must treat as used by `n`.
 std::set<std::string> NodeCaptures(const ir::Node& n);

@@ -118,7 +118,8 @@ TEST(PreparePipeline, DnnlEngineOption) {
 class PoolOnlyEngine final : public kernels::Engine {
  public:
   const char* name() const override { return "pools"; }
-  bool Claims(const ir::Node& n) const override { return n.op_type() == "MaxPool"; }
+  std::vector<ops::OpId> Ops() const override { return {ops::OpId::kMaxPool}; }
+  bool Claims(const ir::Node& n) const override { return ops::IsOp(n, ops::OpId::kMaxPool); }
   bool Supports(const ir::Node& n) const override { return Claims(n); }
   StatusOr<std::unique_ptr<exec::PreparedKernel>> Prepare(const exec::PrepareRequest&) const override {
     return std::unique_ptr<exec::PreparedKernel>();

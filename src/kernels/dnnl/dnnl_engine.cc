@@ -2,24 +2,25 @@
 // dnnl::error; it is caught here and becomes nullptr (unsupported configuration) or a Status naming the node.
 #include "kernels/dnnl/dnnl_engine.h"
 
-#include "kernels/dnnl/omp_threads.h"
-
 #include <algorithm>
 #include <new>
 #include <string>
 
 #include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/dnnl/dnnl_ops.h"
+#include "kernels/dnnl/omp_threads.h"
 #include "kernels/dnnl/packed_layout.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/winograd_conv.h"
+#include "ops/op_id.h"
 
 namespace ge::dnnl_kernels {
 namespace {
 
+using ops::OpId;
+
 struct OpEntry {
-  const char* domain;  // "" = ai.onnx, "ge" = GE-internal fused ops
-  const char* op_type;
+  OpId op;
   bool (*supported)(const OpView&);
   KernelPtr (*prepare)(const OpView&);
   bool blocked_ok = false;  // runs on NHWC and NC1HWC0 activations as well as plain ones
@@ -28,54 +29,53 @@ struct OpEntry {
 
 // clang-format off
 constexpr OpEntry kOps[] = {
-    {"", "Conv", ConvSupported, PrepareConv, true, true},
-    {"ge", "FusedConv", ConvSupported, PrepareConv, true, true},
-    {"", "ConvTranspose", ConvTransposeSupported, PrepareConvTranspose, false, true},
-    {"", "MatMul", MatMulSupported, PrepareMatMul, false, true},
-    {"ge", "FusedMatMul", MatMulSupported, PrepareMatMul, false, true},
-    {"", "Gemm", GemmSupported, PrepareGemm, false, true},
-    {"ge", "FusedGemm", GemmSupported, PrepareGemm, false, true},
-    {"", "MaxPool", PoolSupported, PreparePool, true, true},
-    {"", "AveragePool", PoolSupported, PreparePool, true, true},
-    {"", "GlobalAveragePool", PoolSupported, PreparePool, true, true},
-    {"", "GlobalMaxPool", PoolSupported, PreparePool, true, true},
-    {"", "Softmax", SoftmaxSupported, PrepareSoftmax, false, true},
-    {"", "LogSoftmax", SoftmaxSupported, PrepareSoftmax, false, true},
-    {"", "LayerNormalization", NormSupported, PrepareNorm, false, true},
-    {"", "BatchNormalization", NormSupported, PrepareNorm, true, true},
-    {"ge", "FusedBatchNormalization", NormSupported, PrepareNorm, true, true},
-    {"ge", "LayerNormalization", NormSupported, PrepareNorm, false, true},
-    {"ge", "Attention", AttentionSupported, PrepareAttention, false, true},
-    {"", "Relu", EltwiseSupported, PrepareEltwise},
-    {"", "LeakyRelu", EltwiseSupported, PrepareEltwise},
-    {"", "Elu", EltwiseSupported, PrepareEltwise},
-    {"", "Sigmoid", EltwiseSupported, PrepareEltwise},
-    {"", "Tanh", EltwiseSupported, PrepareEltwise},
-    {"", "HardSigmoid", EltwiseSupported, PrepareEltwise},
-    {"", "HardSwish", EltwiseSupported, PrepareEltwise},
-    {"", "Abs", EltwiseSupported, PrepareEltwise},
-    {"", "Sqrt", EltwiseSupported, PrepareEltwise},
-    {"", "Exp", EltwiseSupported, PrepareEltwise},
-    {"", "Log", EltwiseSupported, PrepareEltwise},
-    {"", "Softplus", EltwiseSupported, PrepareEltwise},
-    {"", "Clip", EltwiseSupported, PrepareEltwise},
-    {"", "Add", BinarySupported, PrepareBinary, true},
-    {"", "Sub", BinarySupported, PrepareBinary, true},
-    {"", "Mul", BinarySupported, PrepareBinary, true},
-    {"", "Div", BinarySupported, PrepareBinary, true},
-    {"", "Max", BinarySupported, PrepareBinary, true},
-    {"", "Min", BinarySupported, PrepareBinary, true},
-    {"", "Concat", ConcatSumSupported, PrepareConcatSum, true},
-    {"", "Sum", ConcatSumSupported, PrepareConcatSum, true},
-    {"ge", "TransData", TransDataSupported, PrepareTransData, true},
+    {OpId::kConv, ConvSupported, PrepareConv, true, true},
+    {OpId::kGeFusedConv, ConvSupported, PrepareConv, true, true},
+    {OpId::kConvTranspose, ConvTransposeSupported, PrepareConvTranspose, false, true},
+    {OpId::kMatMul, MatMulSupported, PrepareMatMul, false, true},
+    {OpId::kGeFusedMatMul, MatMulSupported, PrepareMatMul, false, true},
+    {OpId::kGemm, GemmSupported, PrepareGemm, false, true},
+    {OpId::kGeFusedGemm, GemmSupported, PrepareGemm, false, true},
+    {OpId::kMaxPool, PoolSupported, PreparePool, true, true},
+    {OpId::kAveragePool, PoolSupported, PreparePool, true, true},
+    {OpId::kGlobalAveragePool, PoolSupported, PreparePool, true, true},
+    {OpId::kGlobalMaxPool, PoolSupported, PreparePool, true, true},
+    {OpId::kSoftmax, SoftmaxSupported, PrepareSoftmax, false, true},
+    {OpId::kLogSoftmax, SoftmaxSupported, PrepareSoftmax, false, true},
+    {OpId::kLayerNormalization, NormSupported, PrepareNorm, false, true},
+    {OpId::kBatchNormalization, NormSupported, PrepareNorm, true, true},
+    {OpId::kGeFusedBatchNormalization, NormSupported, PrepareNorm, true, true},
+    {OpId::kGeLayerNormalization, NormSupported, PrepareNorm, false, true},
+    {OpId::kGeAttention, AttentionSupported, PrepareAttention, false, true},
+    {OpId::kRelu, EltwiseSupported, PrepareEltwise},
+    {OpId::kLeakyRelu, EltwiseSupported, PrepareEltwise},
+    {OpId::kElu, EltwiseSupported, PrepareEltwise},
+    {OpId::kSigmoid, EltwiseSupported, PrepareEltwise},
+    {OpId::kTanh, EltwiseSupported, PrepareEltwise},
+    {OpId::kHardSigmoid, EltwiseSupported, PrepareEltwise},
+    {OpId::kHardSwish, EltwiseSupported, PrepareEltwise},
+    {OpId::kAbs, EltwiseSupported, PrepareEltwise},
+    {OpId::kSqrt, EltwiseSupported, PrepareEltwise},
+    {OpId::kExp, EltwiseSupported, PrepareEltwise},
+    {OpId::kLog, EltwiseSupported, PrepareEltwise},
+    {OpId::kSoftplus, EltwiseSupported, PrepareEltwise},
+    {OpId::kClip, EltwiseSupported, PrepareEltwise},
+    {OpId::kAdd, BinarySupported, PrepareBinary, true},
+    {OpId::kSub, BinarySupported, PrepareBinary, true},
+    {OpId::kMul, BinarySupported, PrepareBinary, true},
+    {OpId::kDiv, BinarySupported, PrepareBinary, true},
+    {OpId::kMax, BinarySupported, PrepareBinary, true},
+    {OpId::kMin, BinarySupported, PrepareBinary, true},
+    {OpId::kConcat, ConcatSumSupported, PrepareConcatSum, true},
+    {OpId::kSum, ConcatSumSupported, PrepareConcatSum, true},
+    {OpId::kGeTransData, TransDataSupported, PrepareTransData, true},
 };
 // clang-format on
 
 const OpEntry* FindOp(const ir::Node& node) {
-  const std::string& d = node.domain();
-  const std::string domain = d == "ai.onnx" ? std::string() : d;
+  const OpId id = ops::OpIdOf(node);
   for (const OpEntry& e : kOps) {
-    if (domain == e.domain && node.op_type() == e.op_type) return &e;
+    if (e.op == id) return &e;
   }
   return nullptr;
 }
@@ -178,6 +178,12 @@ std::vector<std::string> KernelVariants(const exec::PrepareRequest& request) {
   }
 }
 
+std::vector<ops::OpId> DnnlOps() {
+  std::vector<ops::OpId> ids;
+  for (const OpEntry& e : kOps) ids.push_back(e.op);
+  return ids;
+}
+
 bool DnnlClaims(const ir::Node& node) {
   const OpEntry* e = FindOp(node);
   return e != nullptr && e->claimed && DnnlSupports(node);
@@ -199,6 +205,7 @@ namespace {
 class DnnlEngine final : public kernels::Engine {
  public:
   const char* name() const override { return kDnnlEngineName; }
+  std::vector<ops::OpId> Ops() const override { return DnnlOps(); }
   bool Claims(const ir::Node& node) const override { return DnnlClaims(node); }
   bool Supports(const ir::Node& node) const override { return DnnlSupports(node); }
   // nChw16c with AVX-512, nChw8c below: the float32 vector width.

@@ -1,6 +1,6 @@
-// The dnnl engine (GE's AICore engine on our CPU device): oneDNN kernels for the float32 compute ops of a loaded
-// static model. PrepareDnnlKernel is the engine's exec::KernelFactory; DnnlSupports is the cheap static check the
-// compiler's engine assignment uses. Both look at one plain table (op type -> family), no registration.
+// The dnnl engine (GE's AICore engine on our CPU device): oneDNN kernels for the float32 compute ops of a loaded static
+// model. PrepareDnnlKernel is the engine's exec::KernelFactory; DnnlSupports is the cheap static check the compiler's
+// engine assignment uses. Both look at one plain table (op id -> family), no registration.
 #pragma once
 #include <memory>
 #include <string>
@@ -12,6 +12,7 @@
 #include "ir/graph.h"
 #include "kernels/engine.h"
 #include "kernels/exec/prepared_kernel.h"
+#include "ops/op_id.h"
 
 namespace ge::dnnl_kernels {
 
@@ -49,6 +50,9 @@ IsaLevel DnnlMaxIsaLevel();
 // Whether this CPU runs oneDNN's bfloat16 kernels (AVX-512 BF16 or AMX): without them a request with allow_bf16
 // computes in float32 (bf16_util.cc).
 bool CpuHasBf16();
+
+// The ops of the engine's table (op table ids, ops/op_table.def).
+std::vector<ops::OpId> DnnlOps();
 
 // Whether the engine takes the node by default at engine assignment: the compute-heavy ops of its table
 // (convolutions, matmuls, pooling, softmax, norms, attention) that DnnlSupports; element-wise ops, concats and

@@ -1,63 +1,63 @@
-// PrepareKernel's dispatch: a plain table from op type to the factory of a fast kernel; a factory returns nullptr
-// when it does not support the request (dtype, attributes, non-constant operands), and the reference-kernel
-// adapter takes over.
+// PrepareKernel's dispatch: a plain table from op id to the factory of a fast kernel; a factory returns nullptr when it
+// does not support the request (dtype, attributes, non-constant operands), and the reference-kernel adapter takes over.
 #include "kernels/exec/prepared_kernel.h"
 
 #include "kernels/engine.h"
-
 #include "kernels/exec/binary_kernel.h"
 #include "kernels/exec/channel_shuffle_kernel.h"
 #include "kernels/exec/copy_kernel.h"
-#include "kernels/exec/matmul_kernel.h"
 #include "kernels/exec/kernel_util.h"
+#include "kernels/exec/matmul_kernel.h"
 #include "kernels/exec/ref_adapter.h"
 #include "kernels/exec/slice_kernel.h"
 #include "kernels/exec/transpose_kernel.h"
 #include "kernels/exec/unary_kernel.h"
 #include "kernels/ref/kernel_registry.h"
+#include "ops/op_id.h"
 
 namespace ge::exec {
 namespace {
 
+using ops::OpId;
+
 using FastFactory = std::unique_ptr<PreparedKernel> (*)(const PrepareRequest&);
 
 struct FastEntry {
-  const char* op_type;  // ai.onnx domain
+  OpId op;
   FastFactory factory;
 };
 
 // clang-format off
 constexpr FastEntry kFastKernels[] = {
     // unary element-wise
-    {"Relu", PrepareUnary}, {"Neg", PrepareUnary}, {"Abs", PrepareUnary}, {"Sigmoid", PrepareUnary},
-    {"Tanh", PrepareUnary}, {"Exp", PrepareUnary}, {"Log", PrepareUnary}, {"Sqrt", PrepareUnary},
-    {"Reciprocal", PrepareUnary}, {"Floor", PrepareUnary}, {"Ceil", PrepareUnary}, {"Round", PrepareUnary},
-    {"Sign", PrepareUnary}, {"Erf", PrepareUnary}, {"Softplus", PrepareUnary}, {"LeakyRelu", PrepareUnary},
-    {"Elu", PrepareUnary}, {"Selu", PrepareUnary}, {"HardSigmoid", PrepareUnary}, {"HardSwish", PrepareUnary},
-    {"Clip", PrepareUnary},
+    {OpId::kRelu, PrepareUnary}, {OpId::kNeg, PrepareUnary}, {OpId::kAbs, PrepareUnary}, {OpId::kSigmoid, PrepareUnary},
+    {OpId::kTanh, PrepareUnary}, {OpId::kExp, PrepareUnary}, {OpId::kLog, PrepareUnary}, {OpId::kSqrt, PrepareUnary},
+    {OpId::kReciprocal, PrepareUnary}, {OpId::kFloor, PrepareUnary}, {OpId::kCeil, PrepareUnary},
+    {OpId::kRound, PrepareUnary}, {OpId::kSign, PrepareUnary}, {OpId::kErf, PrepareUnary},
+    {OpId::kSoftplus, PrepareUnary}, {OpId::kLeakyRelu, PrepareUnary}, {OpId::kElu, PrepareUnary},
+    {OpId::kSelu, PrepareUnary}, {OpId::kHardSigmoid, PrepareUnary}, {OpId::kHardSwish, PrepareUnary},
+    {OpId::kClip, PrepareUnary},
     // binary element-wise
-    {"Add", PrepareBinary}, {"Sub", PrepareBinary}, {"Mul", PrepareBinary}, {"Div", PrepareBinary},
-    {"Max", PrepareBinary}, {"Min", PrepareBinary}, {"Pow", PreparePowScalar},
+    {OpId::kAdd, PrepareBinary}, {OpId::kSub, PrepareBinary}, {OpId::kMul, PrepareBinary}, {OpId::kDiv, PrepareBinary},
+    {OpId::kMax, PrepareBinary}, {OpId::kMin, PrepareBinary}, {OpId::kPow, PreparePowScalar},
     // data movement
-    {"Identity", PrepareCopy}, {"Reshape", PrepareCopy}, {"Flatten", PrepareCopy}, {"Squeeze", PrepareCopy},
-    {"Unsqueeze", PrepareCopy}, {"Dropout", PrepareCopy},
-    {"Transpose", PrepareTranspose}, {"Slice", PrepareSlice},
+    {OpId::kIdentity, PrepareCopy}, {OpId::kReshape, PrepareCopy}, {OpId::kFlatten, PrepareCopy},
+    {OpId::kSqueeze, PrepareCopy}, {OpId::kUnsqueeze, PrepareCopy}, {OpId::kDropout, PrepareCopy},
+    {OpId::kTranspose, PrepareTranspose}, {OpId::kSlice, PrepareSlice},
     // constant-weight matrix products on the packed AVX2 SGEMM
-    {"MatMul", PrepareMatMulPacked}, {"Gemm", PrepareMatMulPacked},
+    {OpId::kMatMul, PrepareMatMulPacked}, {OpId::kGemm, PrepareMatMulPacked},
 };
 // clang-format on
 
 // Ops whose values are sequences or optionals, or whose ref kernels run subgraphs: never prepared, even when the
 // graph's descs do not say so.
 // clang-format off
-constexpr const char* kDynamicOps[] = {
-    "If", "Loop", "Scan", "SequenceMap", "SequenceConstruct", "SequenceEmpty", "SequenceAt", "SequenceInsert",
-    "SequenceErase", "SequenceLength", "SplitToSequence", "ConcatFromSequence", "Optional", "OptionalHasElement",
-    "OptionalGetElement",
+constexpr OpId kDynamicOps[] = {
+    OpId::kIf, OpId::kLoop, OpId::kScan, OpId::kSequenceMap, OpId::kSequenceConstruct, OpId::kSequenceEmpty,
+    OpId::kSequenceAt, OpId::kSequenceInsert, OpId::kSequenceErase, OpId::kSequenceLength, OpId::kSplitToSequence,
+    OpId::kConcatFromSequence, OpId::kOptional, OpId::kOptionalHasElement, OpId::kOptionalGetElement,
 };
 // clang-format on
-
-bool IsDefaultDomain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
 
 bool PlainTensor(const ir::Value* v) {
   return v == nullptr || (v->desc().kind == ValueKind::kTensor && v->desc().dtype != DataType::kString);
@@ -66,9 +66,9 @@ bool PlainTensor(const ir::Value* v) {
 // Layout work the fast and reference kernels cannot do: TransData, or any value in a blocked format. Only the
 // engine the compiler assigned runs such a node.
 bool NeedsLayoutEngine(const ir::Node& node) {
-  if (node.domain() == "ge" && node.op_type() == "TransData") return true;
+  if (ops::IsOp(node, OpId::kGeTransData)) return true;
   // ge::ChannelShuffle's own kernel reads and writes NHWC (channel_shuffle_kernel.h).
-  const bool nhwc_ok = node.domain() == "ge" && node.op_type() == "ChannelShuffle";
+  const bool nhwc_ok = ops::IsOp(node, OpId::kGeChannelShuffle);
   auto needs = [nhwc_ok](const ir::Value* v) {
     return v != nullptr && IsNonPlainLayout(v->desc().format) && !(nhwc_ok && v->desc().format == Format::kNHWC);
   };
@@ -104,12 +104,11 @@ PrepareRequest MakeRequest(const ir::Node& node, const RequestSettings& settings
 bool CanPrepare(const ir::Node& node) {
   if (!node.subgraphs().empty()) return false;
   if (NeedsLayoutEngine(node)) return !IsHostOrRefEngine(node.engine());
-  if (IsDefaultDomain(node.domain())) {
-    for (const char* op : kDynamicOps) {
-      if (node.op_type() == op) return false;
-    }
+  const OpId id = ops::OpIdOf(node);
+  for (OpId op : kDynamicOps) {
+    if (id == op) return false;
   }
-  if (ref::RefKernels().Find(node.domain(), node.op_type()) == nullptr) return false;
+  if (ref::RefKernels().Find(id) == nullptr) return false;
   for (const ir::Value* v : node.inputs()) {
     if (!PlainTensor(v)) return false;
   }
@@ -127,20 +126,21 @@ StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& re
     GE_ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> k, engine->Prepare(request));
     if (k != nullptr) return k;
   }
+  const OpId id = ops::OpIdOf(node);
   // Fast kernels of ge:: ops; ChannelShuffle also reads and writes NHWC.
-  if (node.domain() == "ge" && node.op_type() == "ChannelShuffle") {
+  if (id == OpId::kGeChannelShuffle) {
     if (std::unique_ptr<PreparedKernel> k = PrepareChannelShuffle(request)) return k;
   }
-  if (node.domain() == "ge" && (node.op_type() == "FusedMatMul" || node.op_type() == "FusedGemm")) {
+  if (id == OpId::kGeFusedMatMul || id == OpId::kGeFusedGemm) {
     if (std::unique_ptr<PreparedKernel> k = PrepareMatMulPacked(request)) return k;
   }
   if (NeedsLayoutEngine(node)) {
     return FailedPrecondition(NodeLabel(node) + ": engine '" + node.engine() +
                               "' has no kernel for it, and no other kernel handles TransData or blocked formats");
   }
-  if (IsDefaultDomain(node.domain()) && CanPrepare(node)) {
+  if (CanPrepare(node)) {
     for (const FastEntry& e : kFastKernels) {
-      if (node.op_type() != e.op_type) continue;
+      if (id != e.op) continue;
       if (std::unique_ptr<PreparedKernel> k = e.factory(request)) return k;
       break;
     }

@@ -38,18 +38,21 @@ Status KernelContext::Unsupported(const std::string& msg) const {
   return Unimplemented("node '" + node_name + "' (" + op_type + "): " + msg);
 }
 
-void KernelRegistry::Add(const std::string& domain, const std::string& op_type, RefKernelFn fn) {
-  kernels_[{domain == "ai.onnx" ? "" : domain, op_type}] = fn;
+KernelRegistry::KernelRegistry() : kernels_(ops::kNumOpIds, nullptr) {}
+
+void KernelRegistry::Add(OpId id, RefKernelFn fn) {
+  if (ops::IsKnownOp(id)) kernels_[static_cast<int>(id)] = fn;
 }
 
-RefKernelFn KernelRegistry::Find(const std::string& domain, const std::string& op_type) const {
-  auto it = kernels_.find({domain == "ai.onnx" ? "" : domain, op_type});
-  return it == kernels_.end() ? nullptr : it->second;
+RefKernelFn KernelRegistry::Find(OpId id) const {
+  return ops::IsKnownOp(id) ? kernels_[static_cast<int>(id)] : nullptr;
 }
 
-std::vector<std::pair<std::string, std::string>> KernelRegistry::Keys() const {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (auto& [k, v] : kernels_) out.push_back(k);
+std::vector<OpId> KernelRegistry::Ids() const {
+  std::vector<OpId> out;
+  for (int i = 0; i < ops::kNumOpIds; ++i) {
+    if (kernels_[i] != nullptr) out.push_back(static_cast<OpId>(i));
+  }
   return out;
 }
 

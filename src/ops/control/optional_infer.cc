@@ -61,9 +61,9 @@ Status InferOptionalGetElement(InferContext& ctx) {
 }  // namespace
 
 void RegisterOptionalOps(OpRegistry* r) {
-  r->Add({"", "Optional", 0, 1, 1, 1, InferOptional});
-  r->Add({"", "OptionalHasElement", 0, 1, 1, 1, InferOptionalHasElement});
-  r->Add({"", "OptionalGetElement", 1, 1, 1, 1, InferOptionalGetElement});
+  r->Add({OpId::kOptional, 0, 1, 1, 1, InferOptional});
+  r->Add({OpId::kOptionalHasElement, 0, 1, 1, 1, InferOptionalHasElement});
+  r->Add({OpId::kOptionalGetElement, 1, 1, 1, 1, InferOptionalGetElement});
 }
 
 }  // namespace ge::ops::control

@@ -195,14 +195,14 @@ Status InferConcatFromSequence(InferContext& ctx) {
 }  // namespace
 
 void RegisterSequenceOps(OpRegistry* r) {
-  r->Add({"", "SequenceConstruct", 1, kVariadic, 1, 1, InferSequenceConstruct});
-  r->Add({"", "SequenceEmpty", 0, 0, 1, 1, InferSequenceEmpty});
-  r->Add({"", "SequenceAt", 2, 2, 1, 1, InferSequenceAt});
-  r->Add({"", "SequenceInsert", 2, 3, 1, 1, InferSequenceInsert});
-  r->Add({"", "SequenceErase", 1, 2, 1, 1, InferSequenceErase});
-  r->Add({"", "SequenceLength", 1, 1, 1, 1, InferSequenceLength});
-  r->Add({"", "SplitToSequence", 1, 2, 1, 1, InferSplitToSequence});
-  r->Add({"", "ConcatFromSequence", 1, 1, 1, 1, InferConcatFromSequence});
+  r->Add({OpId::kSequenceConstruct, 1, kVariadic, 1, 1, InferSequenceConstruct});
+  r->Add({OpId::kSequenceEmpty, 0, 0, 1, 1, InferSequenceEmpty});
+  r->Add({OpId::kSequenceAt, 2, 2, 1, 1, InferSequenceAt});
+  r->Add({OpId::kSequenceInsert, 2, 3, 1, 1, InferSequenceInsert});
+  r->Add({OpId::kSequenceErase, 1, 2, 1, 1, InferSequenceErase});
+  r->Add({OpId::kSequenceLength, 1, 1, 1, 1, InferSequenceLength});
+  r->Add({OpId::kSplitToSequence, 1, 2, 1, 1, InferSplitToSequence});
+  r->Add({OpId::kConcatFromSequence, 1, 1, 1, 1, InferConcatFromSequence});
 }
 
 }  // namespace ge::ops::control

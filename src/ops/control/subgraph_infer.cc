@@ -291,10 +291,10 @@ Status InferSequenceMap(InferContext& ctx) {
 }  // namespace
 
 void RegisterSubgraphOps(OpRegistry* r) {
-  r->Add({"", "If", 1, 1, 1, kVariadic, InferIf});
-  r->Add({"", "Loop", 0, kVariadic, 1, kVariadic, InferLoop});
-  r->Add({"", "Scan", 0, kVariadic, 1, kVariadic, InferScan});  // opset 8 may omit input 0
-  r->Add({"", "SequenceMap", 1, kVariadic, 1, kVariadic, InferSequenceMap});
+  r->Add({OpId::kIf, 1, 1, 1, kVariadic, InferIf});
+  r->Add({OpId::kLoop, 0, kVariadic, 1, kVariadic, InferLoop});
+  r->Add({OpId::kScan, 0, kVariadic, 1, kVariadic, InferScan});  // opset 8 may omit input 0
+  r->Add({OpId::kSequenceMap, 1, kVariadic, 1, kVariadic, InferSequenceMap});
 }
 
 }  // namespace ge::ops::control

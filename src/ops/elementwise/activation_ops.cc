@@ -50,14 +50,15 @@ Status InferClip(InferContext& ctx) {
 }  // namespace
 
 void RegisterActivationOps(OpRegistry* r) {
-  r->Add({"", "Relu", 1, 1, 1, 1, InferUnaryOf<kSignedNumeric>});
-  for (const char* name : {"LeakyRelu", "Elu", "Selu", "Celu", "Sigmoid", "HardSigmoid", "HardSwish", "Softplus",
-                           "Softsign", "ThresholdedRelu", "Tanh", "Mish"}) {
-    r->Add({"", name, 1, 1, 1, 1, InferUnaryOf<kFloatTypes>});
+  r->Add({OpId::kRelu, 1, 1, 1, 1, InferUnaryOf<kSignedNumeric>});
+  for (OpId id :
+       {OpId::kLeakyRelu, OpId::kElu, OpId::kSelu, OpId::kCelu, OpId::kSigmoid, OpId::kHardSigmoid, OpId::kHardSwish,
+        OpId::kSoftplus, OpId::kSoftsign, OpId::kThresholdedRelu, OpId::kTanh, OpId::kMish}) {
+    r->Add({id, 1, 1, 1, 1, InferUnaryOf<kFloatTypes>});
   }
-  r->Add({"", "Shrink", 1, 1, 1, 1, InferUnaryOf<kNumeric>});
-  r->Add({"", "PRelu", 2, 2, 1, 1, InferPRelu});
-  r->Add({"", "Clip", 1, 3, 1, 1, InferClip});
+  r->Add({OpId::kShrink, 1, 1, 1, 1, InferUnaryOf<kNumeric>});
+  r->Add({OpId::kPRelu, 2, 2, 1, 1, InferPRelu});
+  r->Add({OpId::kClip, 1, 3, 1, 1, InferClip});
 }
 
 }  // namespace ge::ops::elementwise

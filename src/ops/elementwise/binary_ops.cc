@@ -50,20 +50,21 @@ Status InferWhere(InferContext& ctx) {
 }  // namespace
 
 void RegisterBinaryOps(OpRegistry* r) {
-  for (const char* name : {"Add", "Sub", "Mul", "Div"}) r->Add({"", name, 2, 2, 1, 1, InferBinaryOf<kNumeric, false>});
-  r->Add({"", "Pow", 2, 2, 1, 1, InferPow});
-  r->Add({"", "Mod", 2, 2, 1, 1, InferMod});
-  r->Add({"", "BitShift", 2, 2, 1, 1, InferBitShift});
-  for (const char* name : {"And", "Or", "Xor"}) r->Add({"", name, 2, 2, 1, 1, InferBinaryOf<kBoolType, true>});
-  r->Add({"", "Equal", 2, 2, 1, 1, InferBinaryOf<kNumeric | kBoolType | kStringType, true>});
-  for (const char* name : {"Greater", "Less", "GreaterOrEqual", "LessOrEqual"}) {
-    r->Add({"", name, 2, 2, 1, 1, InferBinaryOf<kNumeric, true>});
+  for (OpId id : {OpId::kAdd, OpId::kSub, OpId::kMul, OpId::kDiv})
+    r->Add({id, 2, 2, 1, 1, InferBinaryOf<kNumeric, false>});
+  r->Add({OpId::kPow, 2, 2, 1, 1, InferPow});
+  r->Add({OpId::kMod, 2, 2, 1, 1, InferMod});
+  r->Add({OpId::kBitShift, 2, 2, 1, 1, InferBitShift});
+  for (OpId id : {OpId::kAnd, OpId::kOr, OpId::kXor}) r->Add({id, 2, 2, 1, 1, InferBinaryOf<kBoolType, true>});
+  r->Add({OpId::kEqual, 2, 2, 1, 1, InferBinaryOf<kNumeric | kBoolType | kStringType, true>});
+  for (OpId id : {OpId::kGreater, OpId::kLess, OpId::kGreaterOrEqual, OpId::kLessOrEqual}) {
+    r->Add({id, 2, 2, 1, 1, InferBinaryOf<kNumeric, true>});
   }
-  r->Add({"", "Max", 1, kVariadic, 1, 1, InferBinaryOf<kNumeric, false>});
-  r->Add({"", "Min", 1, kVariadic, 1, 1, InferBinaryOf<kNumeric, false>});
-  r->Add({"", "Sum", 1, kVariadic, 1, 1, InferBinaryOf<kNumeric, false>});
-  r->Add({"", "Mean", 1, kVariadic, 1, 1, InferBinaryOf<kFloatTypes, false>});
-  r->Add({"", "Where", 3, 3, 1, 1, InferWhere});
+  r->Add({OpId::kMax, 1, kVariadic, 1, 1, InferBinaryOf<kNumeric, false>});
+  r->Add({OpId::kMin, 1, kVariadic, 1, 1, InferBinaryOf<kNumeric, false>});
+  r->Add({OpId::kSum, 1, kVariadic, 1, 1, InferBinaryOf<kNumeric, false>});
+  r->Add({OpId::kMean, 1, kVariadic, 1, 1, InferBinaryOf<kFloatTypes, false>});
+  r->Add({OpId::kWhere, 3, 3, 1, 1, InferWhere});
 }
 
 }  // namespace ge::ops::elementwise

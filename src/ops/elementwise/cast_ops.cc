@@ -31,8 +31,8 @@ Status InferCastLike(InferContext& ctx) {
 }  // namespace
 
 void RegisterCastOps(OpRegistry* r) {
-  r->Add({"", "Cast", 1, 1, 1, 1, InferCast});
-  r->Add({"", "CastLike", 2, 2, 1, 1, InferCastLike});
+  r->Add({OpId::kCast, 1, 1, 1, 1, InferCast});
+  r->Add({OpId::kCastLike, 2, 2, 1, 1, InferCastLike});
 }
 
 }  // namespace ge::ops::elementwise

@@ -14,15 +14,16 @@ Status InferFloatToBool(InferContext& ctx) {
 }  // namespace
 
 void RegisterUnaryOps(OpRegistry* r) {
-  for (const char* name : {"Abs", "Sign", "Erf"}) r->Add({"", name, 1, 1, 1, 1, InferUnaryOf<kNumeric>});
-  r->Add({"", "Neg", 1, 1, 1, 1, InferUnaryOf<kSignedNumeric>});
-  for (const char* name : {"Exp", "Log", "Sqrt", "Reciprocal", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh",
-                           "Cosh", "Asinh", "Acosh", "Atanh", "Ceil", "Floor", "Round"}) {
-    r->Add({"", name, 1, 1, 1, 1, InferUnaryOf<kFloatTypes>});
+  for (OpId id : {OpId::kAbs, OpId::kSign, OpId::kErf}) r->Add({id, 1, 1, 1, 1, InferUnaryOf<kNumeric>});
+  r->Add({OpId::kNeg, 1, 1, 1, 1, InferUnaryOf<kSignedNumeric>});
+  for (OpId id : {OpId::kExp, OpId::kLog, OpId::kSqrt, OpId::kReciprocal, OpId::kSin, OpId::kCos, OpId::kTan,
+                  OpId::kAsin, OpId::kAcos, OpId::kAtan, OpId::kSinh, OpId::kCosh, OpId::kAsinh, OpId::kAcosh,
+                  OpId::kAtanh, OpId::kCeil, OpId::kFloor, OpId::kRound}) {
+    r->Add({id, 1, 1, 1, 1, InferUnaryOf<kFloatTypes>});
   }
-  r->Add({"", "IsNaN", 1, 1, 1, 1, InferFloatToBool});
-  r->Add({"", "IsInf", 1, 1, 1, 1, InferFloatToBool});
-  r->Add({"", "Not", 1, 1, 1, 1, InferUnaryOf<kBoolType>});
+  r->Add({OpId::kIsNaN, 1, 1, 1, 1, InferFloatToBool});
+  r->Add({OpId::kIsInf, 1, 1, 1, 1, InferFloatToBool});
+  r->Add({OpId::kNot, 1, 1, 1, 1, InferUnaryOf<kBoolType>});
 }
 
 }  // namespace ge::ops::elementwise

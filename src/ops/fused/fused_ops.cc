@@ -18,23 +18,11 @@ namespace {
 // The ONNX opset whose Conv, Gemm and MatMul the fused ops extend (Gemm's C is optional from opset 11).
 constexpr int64_t kBaseOpset = 17;
 
-const OpRegistry& BaseOps() {
-  static const OpRegistry* registry = [] {
-    auto* r = new OpRegistry();
-    nn::RegisterConvOps(r);
-    nn::RegisterNormOps(r);
-    RegisterMatMulOps(r);
-    return r;
-  }();
-  return *registry;
-}
-
-Status InferBase(InferContext& ctx, const char* base) {
-  const OpSchema* schema = BaseOps().Find("", base);
-  if (schema == nullptr) return ctx.Error(std::string("base op ") + base + " is not registered");
+// Runs the base op's inference at kBaseOpset.
+Status InferBase(InferContext& ctx, InferFn base_infer) {
   const int64_t opset = ctx.opset;
   ctx.opset = kBaseOpset;
-  Status st = schema->infer(ctx);
+  Status st = base_infer(ctx);
   ctx.opset = opset;
   return st;
 }
@@ -89,20 +77,20 @@ Status MergeSum(InferContext& ctx) {
 }
 
 Status InferFusedConv(InferContext& ctx) {
-  GE_RETURN_IF_ERROR(InferBase(ctx, "Conv"));
+  GE_RETURN_IF_ERROR(InferBase(ctx, nn::InferConv));
   GE_RETURN_IF_ERROR(MergeSum(ctx));
   return CheckActivation(ctx);
 }
 
 Status InferFusedGemm(InferContext& ctx) {
   GE_RETURN_IF_ERROR(RequireFloat(ctx, 0, "A"));
-  GE_RETURN_IF_ERROR(InferBase(ctx, "Gemm"));
+  GE_RETURN_IF_ERROR(InferBase(ctx, InferGemm));
   return CheckActivation(ctx);
 }
 
 Status InferFusedMatMul(InferContext& ctx) {
   GE_RETURN_IF_ERROR(RequireFloat(ctx, 0, "A"));
-  GE_RETURN_IF_ERROR(InferBase(ctx, "MatMul"));
+  GE_RETURN_IF_ERROR(InferBase(ctx, InferMatMul));
   if (ctx.has_input(2)) {
     GE_RETURN_IF_ERROR(RequireOutputDtype(ctx, 2, "Bias"));
     const Shape& b = ctx.input(2)->shape;
@@ -121,19 +109,19 @@ Status InferFusedMatMul(InferContext& ctx) {
 
 Status InferFusedBatchNorm(InferContext& ctx) {
   if (ctx.attr().GetInt("training_mode", 0) != 0) return ctx.Error("a fused BatchNormalization is inference only");
-  GE_RETURN_IF_ERROR(InferBase(ctx, "BatchNormalization"));
+  GE_RETURN_IF_ERROR(InferBase(ctx, nn::InferBatchNorm));
   return CheckActivation(ctx);
 }
 
 }  // namespace
 
 void RegisterFusedOps(OpRegistry* r) {
-  r->Add({"ge", "FusedConv", 2, 4, 1, 1, InferFusedConv});
-  r->Add({"ge", "FusedGemm", 2, 3, 1, 1, InferFusedGemm});
-  r->Add({"ge", "FusedMatMul", 2, 3, 1, 1, InferFusedMatMul});
-  r->Add({"ge", "FusedBatchNormalization", 5, 5, 1, 1, InferFusedBatchNorm});
-  r->Add({"ge", "TransData", 1, 1, 1, 1, InferTransData});
-  r->Add({"ge", "ChannelShuffle", 1, kVariadic, 1, kVariadic, InferChannelShuffle});
+  r->Add({OpId::kGeFusedConv, 2, 4, 1, 1, InferFusedConv});
+  r->Add({OpId::kGeFusedGemm, 2, 3, 1, 1, InferFusedGemm});
+  r->Add({OpId::kGeFusedMatMul, 2, 3, 1, 1, InferFusedMatMul});
+  r->Add({OpId::kGeFusedBatchNormalization, 5, 5, 1, 1, InferFusedBatchNorm});
+  r->Add({OpId::kGeTransData, 1, 1, 1, 1, InferTransData});
+  r->Add({OpId::kGeChannelShuffle, 1, kVariadic, 1, kVariadic, InferChannelShuffle});
   RegisterTransformerOps(r);
 }
 

@@ -22,21 +22,10 @@ namespace {
 
 constexpr int64_t kLayerNormOpset = 17;
 
-const OpRegistry& NormOps() {
-  static const OpRegistry* registry = [] {
-    auto* r = new OpRegistry();
-    nn::RegisterNormOps(r);
-    return r;
-  }();
-  return *registry;
-}
-
 Status InferGeLayerNorm(InferContext& ctx) {
-  const OpSchema* schema = NormOps().Find("", "LayerNormalization");
-  if (schema == nullptr) return ctx.Error("base op LayerNormalization is not registered");
   const int64_t opset = ctx.opset;
   ctx.opset = kLayerNormOpset;
-  Status st = schema->infer(ctx);
+  Status st = nn::InferLayerNorm(ctx);
   ctx.opset = opset;
   return st;
 }
@@ -100,8 +89,8 @@ Status InferAttention(InferContext& ctx) {
 }  // namespace
 
 void RegisterTransformerOps(OpRegistry* r) {
-  r->Add({"ge", "LayerNormalization", 2, 3, 1, 1, InferGeLayerNorm});
-  r->Add({"ge", "Attention", 3, 3, 1, 1, InferAttention});
+  r->Add({OpId::kGeLayerNormalization, 2, 3, 1, 1, InferGeLayerNorm});
+  r->Add({OpId::kGeAttention, 3, 3, 1, 1, InferAttention});
 }
 
 }  // namespace ge::ops

@@ -90,9 +90,9 @@ Status InferGatherND(InferContext& ctx) {
 }  // namespace
 
 void RegisterGatherOps(OpRegistry* r) {
-  r->Add({"", "Gather", 2, 2, 1, 1, InferGather});
-  r->Add({"", "GatherElements", 2, 2, 1, 1, InferGatherElements});
-  r->Add({"", "GatherND", 2, 2, 1, 1, InferGatherND});
+  r->Add({OpId::kGather, 2, 2, 1, 1, InferGather});
+  r->Add({OpId::kGatherElements, 2, 2, 1, 1, InferGatherElements});
+  r->Add({OpId::kGatherND, 2, 2, 1, 1, InferGatherND});
 }
 
 }  // namespace ge::ops

@@ -54,6 +54,6 @@ Status InferNonMaxSuppression(InferContext& ctx) {
 
 }  // namespace
 
-void RegisterNmsOps(OpRegistry* r) { r->Add({"", "NonMaxSuppression", 2, 5, 1, 1, InferNonMaxSuppression}); }
+void RegisterNmsOps(OpRegistry* r) { r->Add({OpId::kNonMaxSuppression, 2, 5, 1, 1, InferNonMaxSuppression}); }
 
 }  // namespace ge::ops

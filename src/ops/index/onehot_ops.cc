@@ -85,8 +85,8 @@ Status InferReverseSequence(InferContext& ctx) {
 }  // namespace
 
 void RegisterOneHotOps(OpRegistry* r) {
-  r->Add({"", "OneHot", 3, 3, 1, 1, InferOneHot});
-  r->Add({"", "ReverseSequence", 2, 2, 1, 1, InferReverseSequence});
+  r->Add({OpId::kOneHot, 3, 3, 1, 1, InferOneHot});
+  r->Add({OpId::kReverseSequence, 2, 2, 1, 1, InferReverseSequence});
 }
 
 }  // namespace ge::ops

@@ -84,9 +84,9 @@ Status InferScatterND(InferContext& ctx) {
 }  // namespace
 
 void RegisterScatterOps(OpRegistry* r) {
-  r->Add({"", "Scatter", 3, 3, 1, 1, InferScatterElements});
-  r->Add({"", "ScatterElements", 3, 3, 1, 1, InferScatterElements});
-  r->Add({"", "ScatterND", 3, 3, 1, 1, InferScatterND});
+  r->Add({OpId::kScatter, 3, 3, 1, 1, InferScatterElements});
+  r->Add({OpId::kScatterElements, 3, 3, 1, 1, InferScatterElements});
+  r->Add({OpId::kScatterND, 3, 3, 1, 1, InferScatterND});
 }
 
 }  // namespace ge::ops

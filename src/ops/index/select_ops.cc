@@ -100,9 +100,9 @@ Status InferUnique(InferContext& ctx) {
 }  // namespace
 
 void RegisterSelectOps(OpRegistry* r) {
-  r->Add({"", "NonZero", 1, 1, 1, 1, InferNonZero});
-  r->Add({"", "Compress", 2, 2, 1, 1, InferCompress});
-  r->Add({"", "Unique", 1, 1, 1, 4, InferUnique});
+  r->Add({OpId::kNonZero, 1, 1, 1, 1, InferNonZero});
+  r->Add({OpId::kCompress, 2, 2, 1, 1, InferCompress});
+  r->Add({OpId::kUnique, 1, 1, 1, 4, InferUnique});
 }
 
 }  // namespace ge::ops

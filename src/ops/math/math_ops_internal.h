@@ -13,6 +13,10 @@ void RegisterQuantizeOps(OpRegistry* r);  // QuantizeLinear, DequantizeLinear, D
 void RegisterRnnOps(OpRegistry* r);       // RNN, GRU, LSTM
 void RegisterSignalOps(OpRegistry* r);    // DFT, STFT, Blackman/Hann/HammingWindow, MelWeightMatrix
 
+// Inference of MatMul and Gemm, which ge::FusedMatMul and ge::FusedGemm extend.
+Status InferMatMul(InferContext& ctx);
+Status InferGemm(InferContext& ctx);
+
 namespace math {
 
 // Dims [begin, end) of s, symbols kept. s must have known rank.

@@ -23,6 +23,8 @@ Status CheckSameDtype(const InferContext& ctx, int i, int j) {
   return Status::Ok();
 }
 
+}  // namespace
+
 Status InferMatMul(InferContext& ctx) {
   if (!DtypeIn(ctx, 0, kMatMulTypes)) return BadDtype(ctx, 0, "A");
   GE_RETURN_IF_ERROR(CheckSameDtype(ctx, 0, 1));
@@ -76,6 +78,8 @@ Status InferGemm(InferContext& ctx) {
   return Status::Ok();
 }
 
+namespace {
+
 // MatMulInteger(A, B, a_zero_point?, b_zero_point?) -> int32.
 Status InferMatMulInteger(InferContext& ctx) {
   if (!DtypeIn(ctx, 0, kQuant8Types)) return BadDtype(ctx, 0, "A");
@@ -118,11 +122,11 @@ Status InferDet(InferContext& ctx) {
 }  // namespace
 
 void RegisterMatMulOps(OpRegistry* r) {
-  r->Add({"", "MatMul", 2, 2, 1, 1, InferMatMul});
-  r->Add({"", "Gemm", 2, 3, 1, 1, InferGemm});
-  r->Add({"", "MatMulInteger", 2, 4, 1, 1, InferMatMulInteger});
-  r->Add({"", "QLinearMatMul", 8, 8, 1, 1, InferQLinearMatMul});
-  r->Add({"", "Det", 1, 1, 1, 1, InferDet});
+  r->Add({OpId::kMatMul, 2, 2, 1, 1, InferMatMul});
+  r->Add({OpId::kGemm, 2, 3, 1, 1, InferGemm});
+  r->Add({OpId::kMatMulInteger, 2, 4, 1, 1, InferMatMulInteger});
+  r->Add({OpId::kQLinearMatMul, 8, 8, 1, 1, InferQLinearMatMul});
+  r->Add({OpId::kDet, 1, 1, 1, 1, InferDet});
 }
 
 }  // namespace ge::ops

@@ -87,9 +87,9 @@ Status InferDynamicQuantizeLinear(InferContext& ctx) {
 }  // namespace
 
 void RegisterQuantizeOps(OpRegistry* r) {
-  r->Add({"", "QuantizeLinear", 2, 3, 1, 1, InferQuantizeLinear});
-  r->Add({"", "DequantizeLinear", 2, 3, 1, 1, InferDequantizeLinear});
-  r->Add({"", "DynamicQuantizeLinear", 1, 1, 1, 3, InferDynamicQuantizeLinear});
+  r->Add({OpId::kQuantizeLinear, 2, 3, 1, 1, InferQuantizeLinear});
+  r->Add({OpId::kDequantizeLinear, 2, 3, 1, 1, InferDequantizeLinear});
+  r->Add({OpId::kDynamicQuantizeLinear, 1, 1, 1, 3, InferDynamicQuantizeLinear});
 }
 
 }  // namespace ge::ops

@@ -86,9 +86,9 @@ Status InferLSTM(InferContext& ctx) { return InferRecurrent(ctx, 4); }
 }  // namespace
 
 void RegisterRnnOps(OpRegistry* r) {
-  r->Add({"", "RNN", 3, 6, 0, 2, InferRNN});
-  r->Add({"", "GRU", 3, 6, 0, 2, InferGRU});
-  r->Add({"", "LSTM", 3, 8, 0, 3, InferLSTM});
+  r->Add({OpId::kRNN, 3, 6, 0, 2, InferRNN});
+  r->Add({OpId::kGRU, 3, 6, 0, 2, InferGRU});
+  r->Add({OpId::kLSTM, 3, 8, 0, 3, InferLSTM});
 }
 
 }  // namespace ge::ops

@@ -192,12 +192,12 @@ Status InferMelWeightMatrix(InferContext& ctx) {
 }  // namespace
 
 void RegisterSignalOps(OpRegistry* r) {
-  r->Add({"", "DFT", 1, 3, 1, 1, InferDFT});
-  r->Add({"", "STFT", 2, 4, 1, 1, InferSTFT});
-  r->Add({"", "BlackmanWindow", 1, 1, 1, 1, InferWindow});
-  r->Add({"", "HannWindow", 1, 1, 1, 1, InferWindow});
-  r->Add({"", "HammingWindow", 1, 1, 1, 1, InferWindow});
-  r->Add({"", "MelWeightMatrix", 5, 5, 1, 1, InferMelWeightMatrix});
+  r->Add({OpId::kDFT, 1, 3, 1, 1, InferDFT});
+  r->Add({OpId::kSTFT, 2, 4, 1, 1, InferSTFT});
+  r->Add({OpId::kBlackmanWindow, 1, 1, 1, 1, InferWindow});
+  r->Add({OpId::kHannWindow, 1, 1, 1, 1, InferWindow});
+  r->Add({OpId::kHammingWindow, 1, 1, 1, 1, InferWindow});
+  r->Add({OpId::kMelWeightMatrix, 5, 5, 1, 1, InferMelWeightMatrix});
 }
 
 }  // namespace ge::ops

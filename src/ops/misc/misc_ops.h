@@ -4,8 +4,6 @@
 
 namespace ge::ops::misc {
 
-constexpr const char* kTrainingDomain = "ai.onnx.preview.training";
-
 void RegisterRandomOps(OpRegistry* r);    // Bernoulli, RandomUniform(Like), RandomNormal(Like), Multinomial
 void RegisterTrainingOps(OpRegistry* r);  // Adagrad, Adam, Momentum (ai.onnx.preview.training)
 void RegisterTextOps(OpRegistry* r);      // StringNormalizer, TfIdfVectorizer

@@ -81,12 +81,12 @@ Status InferMultinomial(InferContext& ctx) {
 }  // namespace
 
 void RegisterRandomOps(OpRegistry* r) {
-  r->Add({"", "RandomUniform", 0, 0, 1, 1, InferRandomFromShape});
-  r->Add({"", "RandomNormal", 0, 0, 1, 1, InferRandomFromShape});
-  r->Add({"", "RandomUniformLike", 1, 1, 1, 1, InferRandomLike});
-  r->Add({"", "RandomNormalLike", 1, 1, 1, 1, InferRandomLike});
-  r->Add({"", "Bernoulli", 1, 1, 1, 1, InferBernoulli});
-  r->Add({"", "Multinomial", 1, 1, 1, 1, InferMultinomial});
+  r->Add({OpId::kRandomUniform, 0, 0, 1, 1, InferRandomFromShape});
+  r->Add({OpId::kRandomNormal, 0, 0, 1, 1, InferRandomFromShape});
+  r->Add({OpId::kRandomUniformLike, 1, 1, 1, 1, InferRandomLike});
+  r->Add({OpId::kRandomNormalLike, 1, 1, 1, 1, InferRandomLike});
+  r->Add({OpId::kBernoulli, 1, 1, 1, 1, InferBernoulli});
+  r->Add({OpId::kMultinomial, 1, 1, 1, 1, InferMultinomial});
 }
 
 }  // namespace ge::ops::misc

@@ -72,8 +72,8 @@ Status InferTfIdfVectorizer(InferContext& ctx) {
 }  // namespace
 
 void RegisterTextOps(OpRegistry* r) {
-  r->Add({"", "StringNormalizer", 1, 1, 1, 1, InferStringNormalizer});
-  r->Add({"", "TfIdfVectorizer", 1, 1, 1, 1, InferTfIdfVectorizer});
+  r->Add({OpId::kStringNormalizer, 1, 1, 1, 1, InferStringNormalizer});
+  r->Add({OpId::kTfIdfVectorizer, 1, 1, 1, 1, InferTfIdfVectorizer});
 }
 
 }  // namespace ge::ops::misc

@@ -63,9 +63,9 @@ Status InferAdam(InferContext& ctx) { return InferOptimizer(ctx, 4); }      // X
 }  // namespace
 
 void RegisterTrainingOps(OpRegistry* r) {
-  r->Add({kTrainingDomain, "Adagrad", 5, kVariadic, 2, kVariadic, InferAdagrad});
-  r->Add({kTrainingDomain, "Momentum", 5, kVariadic, 2, kVariadic, InferMomentum});
-  r->Add({kTrainingDomain, "Adam", 6, kVariadic, 3, kVariadic, InferAdam});
+  r->Add({OpId::kTrainingAdagrad, 5, kVariadic, 2, kVariadic, InferAdagrad});
+  r->Add({OpId::kTrainingMomentum, 5, kVariadic, 2, kVariadic, InferMomentum});
+  r->Add({OpId::kTrainingAdam, 6, kVariadic, 3, kVariadic, InferAdam});
 }
 
 }  // namespace ge::ops::misc

@@ -91,11 +91,15 @@ Status InferConvLike(InferContext& ctx, int xi, int wi, int bi, DataType out_dt)
   return Status::Ok();
 }
 
+}  // namespace
+
 Status InferConv(InferContext& ctx) {
   GE_RETURN_IF_ERROR(RequireFloatInput(ctx, 0, "X"));
   GE_RETURN_IF_ERROR(RequireFloatInput(ctx, 1, "W"));
   return InferConvLike(ctx, 0, 1, 2, ctx.input(0)->dtype);
 }
+
+namespace {
 
 Status RequireInt8(const InferContext& ctx, int i, const char* what) {
   if (!ctx.has_input(i)) return Status::Ok();
@@ -183,10 +187,10 @@ Status InferConvTranspose(InferContext& ctx) {
 }  // namespace
 
 void RegisterConvOps(OpRegistry* r) {
-  r->Add({"", "Conv", 2, 3, 1, 1, InferConv});
-  r->Add({"", "ConvTranspose", 2, 3, 1, 1, InferConvTranspose});
-  r->Add({"", "ConvInteger", 2, 4, 1, 1, InferConvInteger});
-  r->Add({"", "QLinearConv", 8, 9, 1, 1, InferQLinearConv});
+  r->Add({OpId::kConv, 2, 3, 1, 1, InferConv});
+  r->Add({OpId::kConvTranspose, 2, 3, 1, 1, InferConvTranspose});
+  r->Add({OpId::kConvInteger, 2, 4, 1, 1, InferConvInteger});
+  r->Add({OpId::kQLinearConv, 8, 9, 1, 1, InferQLinearConv});
 }
 
 }  // namespace ge::ops::nn

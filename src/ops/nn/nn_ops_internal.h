@@ -11,6 +11,11 @@ void RegisterPoolOps(OpRegistry* r);
 void RegisterNormOps(OpRegistry* r);
 void RegisterSampleOps(OpRegistry* r);
 
+// Inference of the ONNX ops the fused family extends (ge::FusedConv, FusedBatchNormalization, LayerNormalization).
+Status InferConv(InferContext& ctx);
+Status InferBatchNorm(InferContext& ctx);
+Status InferLayerNorm(InferContext& ctx);
+
 // Input i must be present with a floating-point dtype (float16, bfloat16, float, double).
 Status RequireFloatInput(const InferContext& ctx, int i, const char* what);
 // Input i, when present, must have rank `rank` (when its rank is known).

@@ -34,6 +34,8 @@ Status CheckChannelParam(const InferContext& ctx, int i, int64_t c, const char* 
   return Status::Ok();
 }
 
+}  // namespace
+
 Status InferBatchNorm(InferContext& ctx) {
   GE_RETURN_IF_ERROR(RequireFloatInput(ctx, 0, "X"));
   GE_RETURN_IF_ERROR(RequireMinRank(ctx, 0, 2, "X"));
@@ -51,6 +53,8 @@ Status InferBatchNorm(InferContext& ctx) {
   return Status::Ok();
 }
 
+namespace {
+
 Status InferInstanceNorm(InferContext& ctx) {
   GE_RETURN_IF_ERROR(RequireFloatInput(ctx, 0, "input"));
   GE_RETURN_IF_ERROR(RequireMinRank(ctx, 0, 2, "input"));
@@ -60,6 +64,8 @@ Status InferInstanceNorm(InferContext& ctx) {
   ctx.output(0) = *ctx.input(0);
   return Status::Ok();
 }
+
+}  // namespace
 
 Status InferLayerNorm(InferContext& ctx) {
   GE_RETURN_IF_ERROR(RequireFloatInput(ctx, 0, "X"));
@@ -88,6 +94,8 @@ Status InferLayerNorm(InferContext& ctx) {
   return Status::Ok();
 }
 
+namespace {
+
 Status InferMvn(InferContext& ctx) {
   GE_RETURN_IF_ERROR(RequireFloatInput(ctx, 0, "X"));
   const TensorDesc& x = *ctx.input(0);
@@ -114,11 +122,11 @@ Status InferLrn(InferContext& ctx) {
 }  // namespace
 
 void RegisterNormOps(OpRegistry* r) {
-  r->Add({"", "BatchNormalization", 5, 5, 1, 5, InferBatchNorm});
-  r->Add({"", "InstanceNormalization", 3, 3, 1, 1, InferInstanceNorm});
-  r->Add({"", "LayerNormalization", 2, 3, 1, 3, InferLayerNorm});
-  r->Add({"", "MeanVarianceNormalization", 1, 1, 1, 1, InferMvn});
-  r->Add({"", "LRN", 1, 1, 1, 1, InferLrn});
+  r->Add({OpId::kBatchNormalization, 5, 5, 1, 5, InferBatchNorm});
+  r->Add({OpId::kInstanceNormalization, 3, 3, 1, 1, InferInstanceNorm});
+  r->Add({OpId::kLayerNormalization, 2, 3, 1, 3, InferLayerNorm});
+  r->Add({OpId::kMeanVarianceNormalization, 1, 1, 1, 1, InferMvn});
+  r->Add({OpId::kLRN, 1, 1, 1, 1, InferLrn});
 }
 
 }  // namespace ge::ops::nn

@@ -133,13 +133,13 @@ Status InferMaxUnpool(InferContext& ctx) {
 }  // namespace
 
 void RegisterPoolOps(OpRegistry* r) {
-  r->Add({"", "MaxPool", 1, 1, 1, 2, InferMaxPool});
-  r->Add({"", "AveragePool", 1, 1, 1, 1, InferAveragePool});
-  r->Add({"", "LpPool", 1, 1, 1, 1, InferLpPool});
-  r->Add({"", "GlobalAveragePool", 1, 1, 1, 1, InferGlobalPool});
-  r->Add({"", "GlobalMaxPool", 1, 1, 1, 1, InferGlobalPool});
-  r->Add({"", "GlobalLpPool", 1, 1, 1, 1, InferGlobalPool});
-  r->Add({"", "MaxUnpool", 2, 3, 1, 1, InferMaxUnpool});
+  r->Add({OpId::kMaxPool, 1, 1, 1, 2, InferMaxPool});
+  r->Add({OpId::kAveragePool, 1, 1, 1, 1, InferAveragePool});
+  r->Add({OpId::kLpPool, 1, 1, 1, 1, InferLpPool});
+  r->Add({OpId::kGlobalAveragePool, 1, 1, 1, 1, InferGlobalPool});
+  r->Add({OpId::kGlobalMaxPool, 1, 1, 1, 1, InferGlobalPool});
+  r->Add({OpId::kGlobalLpPool, 1, 1, 1, 1, InferGlobalPool});
+  r->Add({OpId::kMaxUnpool, 2, 3, 1, 1, InferMaxUnpool});
 }
 
 }  // namespace ge::ops::nn

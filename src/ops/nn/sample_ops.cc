@@ -111,9 +111,9 @@ Status InferGridSample(InferContext& ctx) {
 }  // namespace
 
 void RegisterSampleOps(OpRegistry* r) {
-  r->Add({"", "Dropout", 1, 3, 1, 2, InferDropout});
-  r->Add({"", "RoiAlign", 3, 3, 1, 1, InferRoiAlign});
-  r->Add({"", "GridSample", 2, 2, 1, 1, InferGridSample});
+  r->Add({OpId::kDropout, 1, 3, 1, 2, InferDropout});
+  r->Add({OpId::kRoiAlign, 3, 3, 1, 1, InferRoiAlign});
+  r->Add({OpId::kGridSample, 2, 2, 1, 1, InferGridSample});
 }
 
 }  // namespace ge::ops::nn

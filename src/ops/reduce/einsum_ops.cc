@@ -57,6 +57,6 @@ Status InferEinsum(InferContext& ctx) {
 
 }  // namespace
 
-void RegisterEinsumOps(OpRegistry* r) { r->Add({"", "Einsum", 1, kVariadic, 1, 1, InferEinsum}); }
+void RegisterEinsumOps(OpRegistry* r) { r->Add({OpId::kEinsum, 1, kVariadic, 1, 1, InferEinsum}); }
 
 }  // namespace ge::ops

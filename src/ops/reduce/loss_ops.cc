@@ -60,8 +60,8 @@ Status InferLoss(InferContext& ctx) {
 }  // namespace
 
 void RegisterLossOps(OpRegistry* r) {
-  r->Add({"", "NegativeLogLikelihoodLoss", 2, 3, 1, 1, InferLoss});
-  r->Add({"", "SoftmaxCrossEntropyLoss", 2, 3, 1, 2, InferLoss});
+  r->Add({OpId::kNegativeLogLikelihoodLoss, 2, 3, 1, 1, InferLoss});
+  r->Add({OpId::kSoftmaxCrossEntropyLoss, 2, 3, 1, 2, InferLoss});
 }
 
 }  // namespace ge::ops

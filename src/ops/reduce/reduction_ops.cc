@@ -109,12 +109,13 @@ Status InferArgMinMax(InferContext& ctx) {
 }  // namespace
 
 void RegisterReductionOps(OpRegistry* r) {
-  for (const char* name : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
-                           "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"}) {
-    r->Add({"", name, 1, 2, 1, 1, InferReduce});
+  for (OpId id :
+       {OpId::kReduceSum, OpId::kReduceMean, OpId::kReduceMax, OpId::kReduceMin, OpId::kReduceProd, OpId::kReduceL1,
+        OpId::kReduceL2, OpId::kReduceLogSum, OpId::kReduceLogSumExp, OpId::kReduceSumSquare}) {
+    r->Add({id, 1, 2, 1, 1, InferReduce});
   }
-  r->Add({"", "ArgMax", 1, 1, 1, 1, InferArgMinMax});
-  r->Add({"", "ArgMin", 1, 1, 1, 1, InferArgMinMax});
+  r->Add({OpId::kArgMax, 1, 1, 1, 1, InferArgMinMax});
+  r->Add({OpId::kArgMin, 1, 1, 1, 1, InferArgMinMax});
 }
 
 }  // namespace ge::ops

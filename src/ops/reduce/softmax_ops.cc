@@ -50,10 +50,10 @@ Status InferCumSum(InferContext& ctx) {
 }  // namespace
 
 void RegisterSoftmaxOps(OpRegistry* r) {
-  r->Add({"", "Softmax", 1, 1, 1, 1, InferSoftmaxFamily});
-  r->Add({"", "LogSoftmax", 1, 1, 1, 1, InferSoftmaxFamily});
-  r->Add({"", "Hardmax", 1, 1, 1, 1, InferSoftmaxFamily});
-  r->Add({"", "CumSum", 2, 2, 1, 1, InferCumSum});
+  r->Add({OpId::kSoftmax, 1, 1, 1, 1, InferSoftmaxFamily});
+  r->Add({OpId::kLogSoftmax, 1, 1, 1, 1, InferSoftmaxFamily});
+  r->Add({OpId::kHardmax, 1, 1, 1, 1, InferSoftmaxFamily});
+  r->Add({OpId::kCumSum, 2, 2, 1, 1, InferCumSum});
 }
 
 }  // namespace ge::ops

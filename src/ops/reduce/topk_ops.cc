@@ -48,6 +48,6 @@ Status InferTopK(InferContext& ctx) {
 
 }  // namespace
 
-void RegisterTopKOps(OpRegistry* r) { r->Add({"", "TopK", 1, 2, 1, 2, InferTopK}); }
+void RegisterTopKOps(OpRegistry* r) { r->Add({OpId::kTopK, 1, 2, 1, 2, InferTopK}); }
 
 }  // namespace ge::ops

@@ -136,11 +136,11 @@ Status InferTrilu(InferContext& ctx) {
 }  // namespace
 
 void RegisterGeneratorOps(OpRegistry* r) {
-  r->Add({"", "Constant", 0, 0, 1, 1, InferConstant});
-  r->Add({"", "ConstantOfShape", 1, 1, 1, 1, InferConstantOfShape});
-  r->Add({"", "Range", 3, 3, 1, 1, InferRange});
-  r->Add({"", "EyeLike", 1, 1, 1, 1, InferEyeLike});
-  r->Add({"", "Trilu", 1, 2, 1, 1, InferTrilu});
+  r->Add({OpId::kConstant, 0, 0, 1, 1, InferConstant});
+  r->Add({OpId::kConstantOfShape, 1, 1, 1, 1, InferConstantOfShape});
+  r->Add({OpId::kRange, 3, 3, 1, 1, InferRange});
+  r->Add({OpId::kEyeLike, 1, 1, 1, 1, InferEyeLike});
+  r->Add({OpId::kTrilu, 1, 2, 1, 1, InferTrilu});
 }
 
 }  // namespace ge::ops::shape_family

@@ -202,11 +202,11 @@ Status InferTile(InferContext& ctx) {
 }  // namespace
 
 void RegisterLayoutOps(OpRegistry* r) {
-  r->Add({"", "Transpose", 1, 1, 1, 1, InferTranspose});
-  r->Add({"", "Concat", 1, kVariadic, 1, 1, InferConcat});
-  r->Add({"", "Split", 1, 2, 1, kVariadic, InferSplit});
-  r->Add({"", "Expand", 2, 2, 1, 1, InferExpand});
-  r->Add({"", "Tile", 2, 2, 1, 1, InferTile});
+  r->Add({OpId::kTranspose, 1, 1, 1, 1, InferTranspose});
+  r->Add({OpId::kConcat, 1, kVariadic, 1, 1, InferConcat});
+  r->Add({OpId::kSplit, 1, 2, 1, kVariadic, InferSplit});
+  r->Add({OpId::kExpand, 2, 2, 1, 1, InferExpand});
+  r->Add({OpId::kTile, 2, 2, 1, 1, InferTile});
 }
 
 }  // namespace ge::ops::shape_family

@@ -104,9 +104,9 @@ Status InferSpaceToDepth(InferContext& ctx) {
 }  // namespace
 
 void RegisterPadOps(OpRegistry* r) {
-  r->Add({"", "Pad", 1, 3, 1, 1, InferPad});
-  r->Add({"", "DepthToSpace", 1, 1, 1, 1, InferDepthToSpace});
-  r->Add({"", "SpaceToDepth", 1, 1, 1, 1, InferSpaceToDepth});
+  r->Add({OpId::kPad, 1, 3, 1, 1, InferPad});
+  r->Add({OpId::kDepthToSpace, 1, 1, 1, 1, InferDepthToSpace});
+  r->Add({OpId::kSpaceToDepth, 1, 1, 1, 1, InferSpaceToDepth});
 }
 
 }  // namespace ge::ops::shape_family

@@ -267,13 +267,13 @@ Status InferIdentity(InferContext& ctx) {
 }  // namespace
 
 void RegisterReshapeOps(OpRegistry* r) {
-  r->Add({"", "Reshape", 1, 2, 1, 1, InferReshape});
-  r->Add({"", "Shape", 1, 1, 1, 1, InferShapeOp});
-  r->Add({"", "Size", 1, 1, 1, 1, InferSize});
-  r->Add({"", "Flatten", 1, 1, 1, 1, InferFlatten});
-  r->Add({"", "Squeeze", 1, 2, 1, 1, InferSqueeze});
-  r->Add({"", "Unsqueeze", 1, 2, 1, 1, InferUnsqueeze});
-  r->Add({"", "Identity", 1, 1, 1, 1, InferIdentity});
+  r->Add({OpId::kReshape, 1, 2, 1, 1, InferReshape});
+  r->Add({OpId::kShape, 1, 1, 1, 1, InferShapeOp});
+  r->Add({OpId::kSize, 1, 1, 1, 1, InferSize});
+  r->Add({OpId::kFlatten, 1, 1, 1, 1, InferFlatten});
+  r->Add({OpId::kSqueeze, 1, 2, 1, 1, InferSqueeze});
+  r->Add({OpId::kUnsqueeze, 1, 2, 1, 1, InferUnsqueeze});
+  r->Add({OpId::kIdentity, 1, 1, 1, 1, InferIdentity});
 }
 
 }  // namespace ge::ops::shape_family

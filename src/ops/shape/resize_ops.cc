@@ -141,8 +141,8 @@ Status InferUpsample(InferContext& ctx) {
 }  // namespace
 
 void RegisterResizeOps(OpRegistry* r) {
-  r->Add({"", "Resize", 1, 4, 1, 1, InferResize});
-  r->Add({"", "Upsample", 1, 2, 1, 1, InferUpsample});
+  r->Add({OpId::kResize, 1, 4, 1, 1, InferResize});
+  r->Add({OpId::kUpsample, 1, 2, 1, 1, InferUpsample});
 }
 
 }  // namespace ge::ops::shape_family

@@ -65,6 +65,6 @@ Status InferSlice(InferContext& ctx) {
 
 }  // namespace
 
-void RegisterSliceOps(OpRegistry* r) { r->Add({"", "Slice", 1, 5, 1, 1, InferSlice}); }
+void RegisterSliceOps(OpRegistry* r) { r->Add({OpId::kSlice, 1, 5, 1, 1, InferSlice}); }
 
 }  // namespace ge::ops::shape_family

@@ -15,7 +15,8 @@ namespace {
 using testing::OpTester;
 using testing::TestGraphRunner;
 
-// Test-only body ops, so these tests need no other op family.
+// Test-local schemas and kernels of Add, Identity and Less (just what the bodies below need), so these tests need no
+// other op family.
 Status RefTestAdd(KernelContext& ctx) {
   const Tensor* a = ctx.input(0);
   const Tensor* b = ctx.input(1);
@@ -41,12 +42,12 @@ Status RefTestLess(KernelContext& ctx) {
 class ControlFlowTest : public ::testing::Test {
  protected:
   ControlFlowTest() : t_(ops::RegisterControlOps, RegisterControlRefKernels) {
-    t_.op_registry().Add({"", "TestAdd", 2, 2, 1, 1, ops::InferBroadcast});
-    t_.op_registry().Add({"", "TestIdentity", 1, 1, 1, 1, ops::InferSameAsInput0});
-    t_.op_registry().Add({"", "TestLess", 2, 2, 1, 1, InferTestLess});
-    t_.kernel_registry().Add("TestAdd", RefTestAdd);
-    t_.kernel_registry().Add("TestIdentity", RefTestIdentity);
-    t_.kernel_registry().Add("TestLess", RefTestLess);
+    t_.op_registry().Add({OpId::kAdd, 2, 2, 1, 1, ops::InferBroadcast});
+    t_.op_registry().Add({OpId::kIdentity, 1, 1, 1, 1, ops::InferSameAsInput0});
+    t_.op_registry().Add({OpId::kLess, 2, 2, 1, 1, InferTestLess});
+    t_.kernel_registry().Add(OpId::kAdd, RefTestAdd);
+    t_.kernel_registry().Add(OpId::kIdentity, RefTestIdentity);
+    t_.kernel_registry().Add(OpId::kLess, RefTestLess);
   }
   TestGraphRunner Runner() { return TestGraphRunner(&t_.op_registry(), &t_.kernel_registry()); }
   OpTester t_;
@@ -65,9 +66,9 @@ std::unique_ptr<ir::Graph> CountingBody(int64_t limit) {
   ir::Value* cond_out = g->AddValue("cond_out", TensorDesc(DataType::kBool, Shape()));
   ir::Value* y_out = g->AddValue("y_out", F({1}));
   ir::Value* scan = g->AddValue("scan", F({1}));
-  g->AddNode("TestLess", "less", {iter, lim}, {cond_out});
-  g->AddNode("TestAdd", "add", {y_in, one}, {y_out});
-  g->AddNode("TestIdentity", "id", {y_out}, {scan});
+  g->AddNode("Less", "less", {iter, lim}, {cond_out});
+  g->AddNode("Add", "add", {y_in, one}, {y_out});
+  g->AddNode("Identity", "id", {y_out}, {scan});
   g->AddOutput(cond_out);
   g->AddOutput(y_out);
   g->AddOutput(scan);
@@ -183,7 +184,7 @@ TEST_F(ControlFlowTest, LoopCarriesSequence) {
   ir::Value* cout = body->AddValue("cond_out");
   ir::Value* sout = body->AddValue("s_out", seq_desc);
   (void)iter;
-  body->AddNode("TestIdentity", "id", {cin}, {cout});
+  body->AddNode("Identity", "id", {cin}, {cout});
   body->AddNode("SequenceInsert", "ins", {sin, x}, {sout});
   body->AddOutput(cout);
   body->AddOutput(sout);
@@ -244,8 +245,8 @@ std::unique_ptr<ir::Graph> SumBody() {
   ir::Value* x = g->AddInput("next", F({2}));
   ir::Value* so = g->AddValue("sum_out", F({2}));
   ir::Value* sc = g->AddValue("scan_out", F({2}));
-  g->AddNode("TestAdd", "add", {s, x}, {so});
-  g->AddNode("TestIdentity", "id", {so}, {sc});
+  g->AddNode("Add", "add", {s, x}, {so});
+  g->AddNode("Identity", "id", {so}, {sc});
   g->AddOutput(so);
   g->AddOutput(sc);
   return g;
@@ -342,7 +343,7 @@ TEST_F(ControlFlowTest, SequenceMapAddsTensorToEachElement) {
   ir::Value* a = body->AddInput("a", F({kUnknownDim}));
   ir::Value* b = body->AddInput("b", F({1}));
   ir::Value* o = body->AddValue("o", F({kUnknownDim}));
-  body->AddNode("TestAdd", "add", {a, b}, {o});
+  body->AddNode("Add", "add", {a, b}, {o});
   body->AddOutput(o);
   n->AddSubgraph("body", std::move(body));
   TestGraphRunner r = Runner();

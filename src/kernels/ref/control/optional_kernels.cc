@@ -32,9 +32,9 @@ Status RefOptionalGetElement(KernelContext& ctx) {
 }  // namespace
 
 void RegisterOptionalKernels(KernelRegistry* r) {
-  r->Add("Optional", RefOptional);
-  r->Add("OptionalHasElement", RefOptionalHasElement);
-  r->Add("OptionalGetElement", RefOptionalGetElement);
+  r->Add(OpId::kOptional, RefOptional);
+  r->Add(OpId::kOptionalHasElement, RefOptionalHasElement);
+  r->Add(OpId::kOptionalGetElement, RefOptionalGetElement);
 }
 
 }  // namespace ge::ref::control

@@ -223,6 +223,6 @@ Status RefScan(KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterScanKernels(KernelRegistry* r) { r->Add("Scan", RefScan); }
+void RegisterScanKernels(KernelRegistry* r) { r->Add(OpId::kScan, RefScan); }
 
 }  // namespace ge::ref::control

@@ -98,12 +98,12 @@ Status RefSequenceLength(KernelContext& ctx) {
 }  // namespace
 
 void RegisterSequenceKernels(KernelRegistry* r) {
-  r->Add("SequenceConstruct", RefSequenceConstruct);
-  r->Add("SequenceEmpty", RefSequenceEmpty);
-  r->Add("SequenceAt", RefSequenceAt);
-  r->Add("SequenceInsert", RefSequenceInsert);
-  r->Add("SequenceErase", RefSequenceErase);
-  r->Add("SequenceLength", RefSequenceLength);
+  r->Add(OpId::kSequenceConstruct, RefSequenceConstruct);
+  r->Add(OpId::kSequenceEmpty, RefSequenceEmpty);
+  r->Add(OpId::kSequenceAt, RefSequenceAt);
+  r->Add(OpId::kSequenceInsert, RefSequenceInsert);
+  r->Add(OpId::kSequenceErase, RefSequenceErase);
+  r->Add(OpId::kSequenceLength, RefSequenceLength);
 }
 
 }  // namespace ge::ref::control

@@ -79,8 +79,8 @@ Status RefConcatFromSequence(KernelContext& ctx) {
 }  // namespace
 
 void RegisterSplitConcatKernels(KernelRegistry* r) {
-  r->Add("SplitToSequence", RefSplitToSequence);
-  r->Add("ConcatFromSequence", RefConcatFromSequence);
+  r->Add(OpId::kSplitToSequence, RefSplitToSequence);
+  r->Add(OpId::kConcatFromSequence, RefConcatFromSequence);
 }
 
 }  // namespace ge::ref::control

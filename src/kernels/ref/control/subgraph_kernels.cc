@@ -163,9 +163,9 @@ Status RefSequenceMap(KernelContext& ctx) {
 }  // namespace
 
 void RegisterSubgraphKernels(KernelRegistry* r) {
-  r->Add("If", RefIf);
-  r->Add("Loop", RefLoop);
-  r->Add("SequenceMap", RefSequenceMap);
+  r->Add(OpId::kIf, RefIf);
+  r->Add(OpId::kLoop, RefLoop);
+  r->Add(OpId::kSequenceMap, RefSequenceMap);
 }
 
 }  // namespace ge::ref::control

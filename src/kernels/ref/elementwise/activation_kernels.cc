@@ -182,22 +182,22 @@ Status RefClip(KernelContext& ctx) {
 }  // namespace
 
 void RegisterActivationKernels(KernelRegistry* r) {
-  r->Add("Relu", RefRelu);
-  r->Add("LeakyRelu", RefLeakyRelu);
-  r->Add("Elu", RefElu);
-  r->Add("Selu", RefSelu);
-  r->Add("Celu", RefCelu);
-  r->Add("Sigmoid", RefSigmoid);
-  r->Add("HardSigmoid", RefHardSigmoid);
-  r->Add("HardSwish", RefHardSwish);
-  r->Add("Softplus", RefSoftplus);
-  r->Add("Softsign", RefSoftsign);
-  r->Add("ThresholdedRelu", RefThresholdedRelu);
-  r->Add("Tanh", RefTanh);
-  r->Add("Mish", RefMish);
-  r->Add("Shrink", RefShrink);
-  r->Add("PRelu", RefPRelu);
-  r->Add("Clip", RefClip);
+  r->Add(OpId::kRelu, RefRelu);
+  r->Add(OpId::kLeakyRelu, RefLeakyRelu);
+  r->Add(OpId::kElu, RefElu);
+  r->Add(OpId::kSelu, RefSelu);
+  r->Add(OpId::kCelu, RefCelu);
+  r->Add(OpId::kSigmoid, RefSigmoid);
+  r->Add(OpId::kHardSigmoid, RefHardSigmoid);
+  r->Add(OpId::kHardSwish, RefHardSwish);
+  r->Add(OpId::kSoftplus, RefSoftplus);
+  r->Add(OpId::kSoftsign, RefSoftsign);
+  r->Add(OpId::kThresholdedRelu, RefThresholdedRelu);
+  r->Add(OpId::kTanh, RefTanh);
+  r->Add(OpId::kMish, RefMish);
+  r->Add(OpId::kShrink, RefShrink);
+  r->Add(OpId::kPRelu, RefPRelu);
+  r->Add(OpId::kClip, RefClip);
 }
 
 }  // namespace ge::ref::elementwise

@@ -188,13 +188,13 @@ Status RefBitShift(KernelContext& ctx) {
 }  // namespace
 
 void RegisterArithKernels(KernelRegistry* r) {
-  r->Add("Add", RefAdd);
-  r->Add("Sub", RefSub);
-  r->Add("Mul", RefMul);
-  r->Add("Div", RefDiv);
-  r->Add("Mod", RefMod);
-  r->Add("Pow", RefPow);
-  r->Add("BitShift", RefBitShift);
+  r->Add(OpId::kAdd, RefAdd);
+  r->Add(OpId::kSub, RefSub);
+  r->Add(OpId::kMul, RefMul);
+  r->Add(OpId::kDiv, RefDiv);
+  r->Add(OpId::kMod, RefMod);
+  r->Add(OpId::kPow, RefPow);
+  r->Add(OpId::kBitShift, RefBitShift);
 }
 
 }  // namespace ge::ref::elementwise

@@ -201,8 +201,8 @@ Status RefCastLike(KernelContext& ctx) {
 }  // namespace
 
 void RegisterCastKernels(KernelRegistry* r) {
-  r->Add("Cast", RefCast);
-  r->Add("CastLike", RefCastLike);
+  r->Add(OpId::kCast, RefCast);
+  r->Add(OpId::kCastLike, RefCastLike);
 }
 
 }  // namespace ge::ref::elementwise

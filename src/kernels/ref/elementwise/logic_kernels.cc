@@ -109,15 +109,15 @@ Status RefWhere(KernelContext& ctx) {
 }  // namespace
 
 void RegisterLogicKernels(KernelRegistry* r) {
-  r->Add("And", RefAnd);
-  r->Add("Or", RefOr);
-  r->Add("Xor", RefXor);
-  r->Add("Equal", RefEqual);
-  r->Add("Greater", RefGreater);
-  r->Add("Less", RefLess);
-  r->Add("GreaterOrEqual", RefGreaterOrEqual);
-  r->Add("LessOrEqual", RefLessOrEqual);
-  r->Add("Where", RefWhere);
+  r->Add(OpId::kAnd, RefAnd);
+  r->Add(OpId::kOr, RefOr);
+  r->Add(OpId::kXor, RefXor);
+  r->Add(OpId::kEqual, RefEqual);
+  r->Add(OpId::kGreater, RefGreater);
+  r->Add(OpId::kLess, RefLess);
+  r->Add(OpId::kGreaterOrEqual, RefGreaterOrEqual);
+  r->Add(OpId::kLessOrEqual, RefLessOrEqual);
+  r->Add(OpId::kWhere, RefWhere);
 }
 
 }  // namespace ge::ref::elementwise

@@ -119,31 +119,31 @@ Status RefNot(KernelContext& ctx) {
 }  // namespace
 
 void RegisterUnaryKernels(KernelRegistry* r) {
-  r->Add("Abs", RefAbs);
-  r->Add("Neg", RefNeg);
-  r->Add("Exp", RefExp);
-  r->Add("Log", RefLog);
-  r->Add("Sqrt", RefSqrt);
-  r->Add("Reciprocal", RefReciprocal);
-  r->Add("Sin", RefSin);
-  r->Add("Cos", RefCos);
-  r->Add("Tan", RefTan);
-  r->Add("Asin", RefAsin);
-  r->Add("Acos", RefAcos);
-  r->Add("Atan", RefAtan);
-  r->Add("Sinh", RefSinh);
-  r->Add("Cosh", RefCosh);
-  r->Add("Asinh", RefAsinh);
-  r->Add("Acosh", RefAcosh);
-  r->Add("Atanh", RefAtanh);
-  r->Add("Ceil", RefCeil);
-  r->Add("Floor", RefFloor);
-  r->Add("Round", RefRound);
-  r->Add("Sign", RefSign);
-  r->Add("Erf", RefErf);
-  r->Add("IsNaN", RefIsNaN);
-  r->Add("IsInf", RefIsInf);
-  r->Add("Not", RefNot);
+  r->Add(OpId::kAbs, RefAbs);
+  r->Add(OpId::kNeg, RefNeg);
+  r->Add(OpId::kExp, RefExp);
+  r->Add(OpId::kLog, RefLog);
+  r->Add(OpId::kSqrt, RefSqrt);
+  r->Add(OpId::kReciprocal, RefReciprocal);
+  r->Add(OpId::kSin, RefSin);
+  r->Add(OpId::kCos, RefCos);
+  r->Add(OpId::kTan, RefTan);
+  r->Add(OpId::kAsin, RefAsin);
+  r->Add(OpId::kAcos, RefAcos);
+  r->Add(OpId::kAtan, RefAtan);
+  r->Add(OpId::kSinh, RefSinh);
+  r->Add(OpId::kCosh, RefCosh);
+  r->Add(OpId::kAsinh, RefAsinh);
+  r->Add(OpId::kAcosh, RefAcosh);
+  r->Add(OpId::kAtanh, RefAtanh);
+  r->Add(OpId::kCeil, RefCeil);
+  r->Add(OpId::kFloor, RefFloor);
+  r->Add(OpId::kRound, RefRound);
+  r->Add(OpId::kSign, RefSign);
+  r->Add(OpId::kErf, RefErf);
+  r->Add(OpId::kIsNaN, RefIsNaN);
+  r->Add(OpId::kIsInf, RefIsInf);
+  r->Add(OpId::kNot, RefNot);
 }
 
 }  // namespace ge::ref::elementwise

@@ -76,10 +76,10 @@ Status RunFold(KernelContext& ctx) {
 }  // namespace
 
 void RegisterVariadicKernels(KernelRegistry* r) {
-  r->Add("Max", RunFold<Fold::kMax>);
-  r->Add("Min", RunFold<Fold::kMin>);
-  r->Add("Sum", RunFold<Fold::kSum>);
-  r->Add("Mean", RunFold<Fold::kMean>);
+  r->Add(OpId::kMax, RunFold<Fold::kMax>);
+  r->Add(OpId::kMin, RunFold<Fold::kMin>);
+  r->Add(OpId::kSum, RunFold<Fold::kSum>);
+  r->Add(OpId::kMean, RunFold<Fold::kMean>);
 }
 
 }  // namespace ge::ref::elementwise

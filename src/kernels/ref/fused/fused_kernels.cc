@@ -32,7 +32,7 @@ const KernelRegistry& BaseKernels() {
 enum class AddKind { kNone, kSameShape, kLastDim };
 
 // Runs `base` on ctx (it reads only its own inputs), then y = act(y + input add_input).
-Status RunFused(KernelContext& ctx, const char* base, int add_input, AddKind add_kind) {
+Status RunFused(KernelContext& ctx, OpId base, int add_input, AddKind add_kind) {
   ge::fused::ActivationSpec act;
   Status parsed = ge::fused::ParseActivation(ctx.attr(), &act);
   if (!parsed.ok()) return ctx.Error(parsed.message());
@@ -40,8 +40,8 @@ Status RunFused(KernelContext& ctx, const char* base, int add_input, AddKind add
   if (x != nullptr && !IsFloatingPoint(x->dtype())) {
     return ctx.Unsupported(std::string("dtype ") + DataTypeName(x->dtype()) + " (fused ops are floating-point)");
   }
-  RefKernelFn fn = BaseKernels().Find("", base);
-  if (fn == nullptr) return ctx.Error(std::string("base kernel ") + base + " is not registered");
+  RefKernelFn fn = BaseKernels().Find(base);
+  if (fn == nullptr) return ctx.Error("base kernel " + ops::OpLabel(base) + " is not registered");
   const int64_t opset = ctx.opset;
   ctx.opset = kBaseOpset;
   Status st = fn(ctx);
@@ -73,10 +73,10 @@ Status RunFused(KernelContext& ctx, const char* base, int add_input, AddKind add
   });
 }
 
-Status RefFusedConv(KernelContext& ctx) { return RunFused(ctx, "Conv", 3, AddKind::kSameShape); }
-Status RefFusedGemm(KernelContext& ctx) { return RunFused(ctx, "Gemm", -1, AddKind::kNone); }
-Status RefFusedMatMul(KernelContext& ctx) { return RunFused(ctx, "MatMul", 2, AddKind::kLastDim); }
-Status RefFusedBatchNorm(KernelContext& ctx) { return RunFused(ctx, "BatchNormalization", -1, AddKind::kNone); }
+Status RefFusedConv(KernelContext& ctx) { return RunFused(ctx, OpId::kConv, 3, AddKind::kSameShape); }
+Status RefFusedGemm(KernelContext& ctx) { return RunFused(ctx, OpId::kGemm, -1, AddKind::kNone); }
+Status RefFusedMatMul(KernelContext& ctx) { return RunFused(ctx, OpId::kMatMul, 2, AddKind::kLastDim); }
+Status RefFusedBatchNorm(KernelContext& ctx) { return RunFused(ctx, OpId::kBatchNormalization, -1, AddKind::kNone); }
 
 // ge::ChannelShuffle on plain tensors: every output channel plane copied from its source plane.
 Status RefChannelShuffle(KernelContext& ctx) {
@@ -119,11 +119,11 @@ Status RefChannelShuffle(KernelContext& ctx) {
 void RegisterTransformerRefKernels(KernelRegistry* r);  // transformer_kernels.cc
 
 void RegisterFusedRefKernels(KernelRegistry* r) {
-  r->Add("ge", "FusedConv", RefFusedConv);
-  r->Add("ge", "FusedGemm", RefFusedGemm);
-  r->Add("ge", "FusedMatMul", RefFusedMatMul);
-  r->Add("ge", "FusedBatchNormalization", RefFusedBatchNorm);
-  r->Add("ge", "ChannelShuffle", RefChannelShuffle);
+  r->Add(OpId::kGeFusedConv, RefFusedConv);
+  r->Add(OpId::kGeFusedGemm, RefFusedGemm);
+  r->Add(OpId::kGeFusedMatMul, RefFusedMatMul);
+  r->Add(OpId::kGeFusedBatchNormalization, RefFusedBatchNorm);
+  r->Add(OpId::kGeChannelShuffle, RefChannelShuffle);
   RegisterTransformerRefKernels(r);
 }
 

@@ -139,8 +139,8 @@ Status RefAttention(KernelContext& ctx) {
 }  // namespace
 
 void RegisterTransformerRefKernels(KernelRegistry* r) {
-  r->Add("ge", "LayerNormalization", RefGeLayerNorm);
-  r->Add("ge", "Attention", RefAttention);
+  r->Add(OpId::kGeLayerNormalization, RefGeLayerNorm);
+  r->Add(OpId::kGeAttention, RefAttention);
 }
 
 }  // namespace ge::ref

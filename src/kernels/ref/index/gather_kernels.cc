@@ -129,9 +129,9 @@ Status RefGatherND(KernelContext& ctx) {
 }  // namespace
 
 void RegisterGatherRefKernels(KernelRegistry* r) {
-  r->Add("Gather", RefGather);
-  r->Add("GatherElements", RefGatherElements);
-  r->Add("GatherND", RefGatherND);
+  r->Add(OpId::kGather, RefGather);
+  r->Add(OpId::kGatherElements, RefGatherElements);
+  r->Add(OpId::kGatherND, RefGatherND);
 }
 
 }  // namespace ge::ref

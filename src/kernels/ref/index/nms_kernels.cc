@@ -122,6 +122,6 @@ Status RefNonMaxSuppression(KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterNmsRefKernels(KernelRegistry* r) { r->Add("NonMaxSuppression", RefNonMaxSuppression); }
+void RegisterNmsRefKernels(KernelRegistry* r) { r->Add(OpId::kNonMaxSuppression, RefNonMaxSuppression); }
 
 }  // namespace ge::ref

@@ -117,8 +117,8 @@ Status RefReverseSequence(KernelContext& ctx) {
 }  // namespace
 
 void RegisterOneHotRefKernels(KernelRegistry* r) {
-  r->Add("OneHot", RefOneHot);
-  r->Add("ReverseSequence", RefReverseSequence);
+  r->Add(OpId::kOneHot, RefOneHot);
+  r->Add(OpId::kReverseSequence, RefReverseSequence);
 }
 
 }  // namespace ge::ref

@@ -164,9 +164,9 @@ Status RefScatterND(KernelContext& ctx) {
 }  // namespace
 
 void RegisterScatterRefKernels(KernelRegistry* r) {
-  r->Add("Scatter", RefScatterElements);
-  r->Add("ScatterElements", RefScatterElements);
-  r->Add("ScatterND", RefScatterND);
+  r->Add(OpId::kScatter, RefScatterElements);
+  r->Add(OpId::kScatterElements, RefScatterElements);
+  r->Add(OpId::kScatterND, RefScatterND);
 }
 
 }  // namespace ge::ref

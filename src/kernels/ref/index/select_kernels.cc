@@ -94,8 +94,8 @@ Status RefCompress(KernelContext& ctx) {
 }  // namespace
 
 void RegisterSelectRefKernels(KernelRegistry* r) {
-  r->Add("NonZero", RefNonZero);
-  r->Add("Compress", RefCompress);
+  r->Add(OpId::kNonZero, RefNonZero);
+  r->Add(OpId::kCompress, RefCompress);
 }
 
 }  // namespace ge::ref

@@ -138,6 +138,6 @@ Status RefUnique(KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterUniqueRefKernels(KernelRegistry* r) { r->Add("Unique", RefUnique); }
+void RegisterUniqueRefKernels(KernelRegistry* r) { r->Add(OpId::kUnique, RefUnique); }
 
 }  // namespace ge::ref

@@ -193,9 +193,9 @@ Status RefDet(KernelContext& ctx) {
 }  // namespace
 
 void RegisterMatMulRefKernels(KernelRegistry* r) {
-  r->Add("MatMul", RefMatMul);
-  r->Add("Gemm", RefGemm);
-  r->Add("Det", RefDet);
+  r->Add(OpId::kMatMul, RefMatMul);
+  r->Add(OpId::kGemm, RefGemm);
+  r->Add(OpId::kDet, RefDet);
 }
 
 }  // namespace ge::ref

@@ -148,8 +148,8 @@ Status RefQLinearMatMul(KernelContext& ctx) {
 }  // namespace
 
 void RegisterQLinearRefKernels(KernelRegistry* r) {
-  r->Add("MatMulInteger", RefMatMulInteger);
-  r->Add("QLinearMatMul", RefQLinearMatMul);
+  r->Add(OpId::kMatMulInteger, RefMatMulInteger);
+  r->Add(OpId::kQLinearMatMul, RefQLinearMatMul);
 }
 
 }  // namespace ge::ref

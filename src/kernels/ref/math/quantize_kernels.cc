@@ -191,9 +191,9 @@ Status RefDynamicQuantizeLinear(KernelContext& ctx) {
 }  // namespace
 
 void RegisterQuantizeRefKernels(KernelRegistry* r) {
-  r->Add("QuantizeLinear", RefQuantizeLinear);
-  r->Add("DequantizeLinear", RefDequantizeLinear);
-  r->Add("DynamicQuantizeLinear", RefDynamicQuantizeLinear);
+  r->Add(OpId::kQuantizeLinear, RefQuantizeLinear);
+  r->Add(OpId::kDequantizeLinear, RefDequantizeLinear);
+  r->Add(OpId::kDynamicQuantizeLinear, RefDynamicQuantizeLinear);
 }
 
 }  // namespace ge::ref

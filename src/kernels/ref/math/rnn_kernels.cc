@@ -337,9 +337,9 @@ Status RefLSTM(KernelContext& ctx) { return RefRecurrent(ctx, Cell::kLstm); }
 }  // namespace
 
 void RegisterRnnRefKernels(KernelRegistry* r) {
-  r->Add("RNN", RefRNN);
-  r->Add("GRU", RefGRU);
-  r->Add("LSTM", RefLSTM);
+  r->Add(OpId::kRNN, RefRNN);
+  r->Add(OpId::kGRU, RefGRU);
+  r->Add(OpId::kLSTM, RefLSTM);
 }
 
 }  // namespace ge::ref

@@ -285,12 +285,12 @@ Status RefMelWeightMatrix(KernelContext& ctx) {
 }  // namespace
 
 void RegisterSignalRefKernels(KernelRegistry* r) {
-  r->Add("DFT", RefDFT);
-  r->Add("STFT", RefSTFT);
-  r->Add("HannWindow", RefHannWindow);
-  r->Add("HammingWindow", RefHammingWindow);
-  r->Add("BlackmanWindow", RefBlackmanWindow);
-  r->Add("MelWeightMatrix", RefMelWeightMatrix);
+  r->Add(OpId::kDFT, RefDFT);
+  r->Add(OpId::kSTFT, RefSTFT);
+  r->Add(OpId::kHannWindow, RefHannWindow);
+  r->Add(OpId::kHammingWindow, RefHammingWindow);
+  r->Add(OpId::kBlackmanWindow, RefBlackmanWindow);
+  r->Add(OpId::kMelWeightMatrix, RefMelWeightMatrix);
 }
 
 }  // namespace ge::ref

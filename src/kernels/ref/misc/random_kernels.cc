@@ -137,12 +137,12 @@ Status RefMultinomial(KernelContext& ctx) {
 }  // namespace
 
 void RegisterRandomKernels(KernelRegistry* r) {
-  r->Add("RandomUniform", RefRandomUniform);
-  r->Add("RandomUniformLike", RefRandomUniform);
-  r->Add("RandomNormal", RefRandomNormal);
-  r->Add("RandomNormalLike", RefRandomNormal);
-  r->Add("Bernoulli", RefBernoulli);
-  r->Add("Multinomial", RefMultinomial);
+  r->Add(OpId::kRandomUniform, RefRandomUniform);
+  r->Add(OpId::kRandomUniformLike, RefRandomUniform);
+  r->Add(OpId::kRandomNormal, RefRandomNormal);
+  r->Add(OpId::kRandomNormalLike, RefRandomNormal);
+  r->Add(OpId::kBernoulli, RefBernoulli);
+  r->Add(OpId::kMultinomial, RefMultinomial);
 }
 
 }  // namespace ge::ref::misc

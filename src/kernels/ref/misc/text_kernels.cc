@@ -162,8 +162,8 @@ Status RefTfIdfVectorizer(KernelContext& ctx) {
 }  // namespace
 
 void RegisterTextKernels(KernelRegistry* r) {
-  r->Add("StringNormalizer", RefStringNormalizer);
-  r->Add("TfIdfVectorizer", RefTfIdfVectorizer);
+  r->Add(OpId::kStringNormalizer, RefStringNormalizer);
+  r->Add(OpId::kTfIdfVectorizer, RefTfIdfVectorizer);
 }
 
 }  // namespace ge::ref::misc

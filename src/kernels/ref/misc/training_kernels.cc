@@ -11,8 +11,6 @@
 namespace ge::ref::misc {
 namespace {
 
-constexpr const char* kTraining = "ai.onnx.preview.training";
-
 struct OptimizerArgs {
   double r = 0;
   int64_t t = 0;
@@ -163,9 +161,9 @@ Status RefAdam(KernelContext& ctx) {
 }  // namespace
 
 void RegisterTrainingKernels(KernelRegistry* r) {
-  r->Add(kTraining, "Adagrad", RefAdagrad);
-  r->Add(kTraining, "Momentum", RefMomentum);
-  r->Add(kTraining, "Adam", RefAdam);
+  r->Add(OpId::kTrainingAdagrad, RefAdagrad);
+  r->Add(OpId::kTrainingMomentum, RefMomentum);
+  r->Add(OpId::kTrainingAdam, RefAdam);
 }
 
 }  // namespace ge::ref::misc

@@ -33,6 +33,6 @@ Status RefConv(KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterConvKernels(KernelRegistry* r) { r->Add("Conv", RefConv); }
+void RegisterConvKernels(KernelRegistry* r) { r->Add(OpId::kConv, RefConv); }
 
 }  // namespace ge::ref::nn

@@ -154,6 +154,6 @@ Status RefConvTranspose(KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterConvTransposeKernels(KernelRegistry* r) { r->Add("ConvTranspose", RefConvTranspose); }
+void RegisterConvTransposeKernels(KernelRegistry* r) { r->Add(OpId::kConvTranspose, RefConvTranspose); }
 
 }  // namespace ge::ref::nn

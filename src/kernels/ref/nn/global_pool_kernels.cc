@@ -104,10 +104,10 @@ Status RefMaxUnpool(KernelContext& ctx) {
 }  // namespace
 
 void RegisterGlobalPoolKernels(KernelRegistry* r) {
-  r->Add("GlobalAveragePool", RunGlobalPool<GlobalKind::kAvg>);
-  r->Add("GlobalMaxPool", RunGlobalPool<GlobalKind::kMax>);
-  r->Add("GlobalLpPool", RunGlobalPool<GlobalKind::kLp>);
-  r->Add("MaxUnpool", RefMaxUnpool);
+  r->Add(OpId::kGlobalAveragePool, RunGlobalPool<GlobalKind::kAvg>);
+  r->Add(OpId::kGlobalMaxPool, RunGlobalPool<GlobalKind::kMax>);
+  r->Add(OpId::kGlobalLpPool, RunGlobalPool<GlobalKind::kLp>);
+  r->Add(OpId::kMaxUnpool, RefMaxUnpool);
 }
 
 }  // namespace ge::ref::nn

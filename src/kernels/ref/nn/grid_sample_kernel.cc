@@ -127,6 +127,6 @@ Status RefGridSample(KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterGridSampleKernels(KernelRegistry* r) { r->Add("GridSample", RefGridSample); }
+void RegisterGridSampleKernels(KernelRegistry* r) { r->Add(OpId::kGridSample, RefGridSample); }
 
 }  // namespace ge::ref::nn

@@ -124,8 +124,8 @@ Status RefMvn(KernelContext& ctx) {
 }  // namespace
 
 void RegisterLayerNormKernels(KernelRegistry* r) {
-  r->Add("LayerNormalization", RefLayerNorm);
-  r->Add("MeanVarianceNormalization", RefMvn);
+  r->Add(OpId::kLayerNormalization, RefLayerNorm);
+  r->Add(OpId::kMeanVarianceNormalization, RefMvn);
 }
 
 }  // namespace ge::ref::nn

@@ -181,9 +181,9 @@ Status RefLrn(KernelContext& ctx) {
 }  // namespace
 
 void RegisterNormKernels(KernelRegistry* r) {
-  r->Add("BatchNormalization", RefBatchNorm);
-  r->Add("InstanceNormalization", RefInstanceNorm);
-  r->Add("LRN", RefLrn);
+  r->Add(OpId::kBatchNormalization, RefBatchNorm);
+  r->Add(OpId::kInstanceNormalization, RefInstanceNorm);
+  r->Add(OpId::kLRN, RefLrn);
 }
 
 }  // namespace ge::ref::nn

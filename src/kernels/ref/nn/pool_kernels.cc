@@ -200,9 +200,9 @@ Status RefLpPool(KernelContext& ctx) {
 }  // namespace
 
 void RegisterPoolKernels(KernelRegistry* r) {
-  r->Add("MaxPool", RefMaxPool);
-  r->Add("AveragePool", RefAveragePool);
-  r->Add("LpPool", RefLpPool);
+  r->Add(OpId::kMaxPool, RefMaxPool);
+  r->Add(OpId::kAveragePool, RefAveragePool);
+  r->Add(OpId::kLpPool, RefLpPool);
   RegisterGlobalPoolKernels(r);
 }
 

@@ -122,8 +122,8 @@ Status RefQLinearConv(KernelContext& ctx) {
 }  // namespace
 
 void RegisterQuantConvKernels(KernelRegistry* r) {
-  r->Add("ConvInteger", RefConvInteger);
-  r->Add("QLinearConv", RefQLinearConv);
+  r->Add(OpId::kConvInteger, RefConvInteger);
+  r->Add(OpId::kQLinearConv, RefQLinearConv);
 }
 
 }  // namespace ge::ref::nn

@@ -191,8 +191,8 @@ Status RefRoiAlign(KernelContext& ctx) {
 }  // namespace
 
 void RegisterSampleKernels(KernelRegistry* r) {
-  r->Add("Dropout", RefDropout);
-  r->Add("RoiAlign", RefRoiAlign);
+  r->Add(OpId::kDropout, RefDropout);
+  r->Add(OpId::kRoiAlign, RefRoiAlign);
 }
 
 }  // namespace ge::ref::nn

@@ -130,6 +130,6 @@ Status RefEinsum(KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterEinsumRefKernels(KernelRegistry* r) { r->Add("Einsum", RefEinsum); }
+void RegisterEinsumRefKernels(KernelRegistry* r) { r->Add(OpId::kEinsum, RefEinsum); }
 
 }  // namespace ge::ref

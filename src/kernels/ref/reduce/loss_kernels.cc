@@ -136,8 +136,8 @@ Status RefSoftmaxCrossEntropy(KernelContext& ctx) {
 }  // namespace
 
 void RegisterLossRefKernels(KernelRegistry* r) {
-  r->Add("NegativeLogLikelihoodLoss", RefNll);
-  r->Add("SoftmaxCrossEntropyLoss", RefSoftmaxCrossEntropy);
+  r->Add(OpId::kNegativeLogLikelihoodLoss, RefNll);
+  r->Add(OpId::kSoftmaxCrossEntropyLoss, RefSoftmaxCrossEntropy);
 }
 
 }  // namespace ge::ref

@@ -284,18 +284,18 @@ Status RefArgMinMax(KernelContext& ctx) {
 }  // namespace
 
 void RegisterReductionRefKernels(KernelRegistry* r) {
-  r->Add("ReduceSum", RefReduce<RK::kSum>);
-  r->Add("ReduceMean", RefReduce<RK::kMean>);
-  r->Add("ReduceMax", RefReduce<RK::kMax>);
-  r->Add("ReduceMin", RefReduce<RK::kMin>);
-  r->Add("ReduceProd", RefReduce<RK::kProd>);
-  r->Add("ReduceL1", RefReduce<RK::kL1>);
-  r->Add("ReduceL2", RefReduce<RK::kL2>);
-  r->Add("ReduceLogSum", RefReduce<RK::kLogSum>);
-  r->Add("ReduceLogSumExp", RefReduce<RK::kLogSumExp>);
-  r->Add("ReduceSumSquare", RefReduce<RK::kSumSquare>);
-  r->Add("ArgMax", RefArgMinMax<true>);
-  r->Add("ArgMin", RefArgMinMax<false>);
+  r->Add(OpId::kReduceSum, RefReduce<RK::kSum>);
+  r->Add(OpId::kReduceMean, RefReduce<RK::kMean>);
+  r->Add(OpId::kReduceMax, RefReduce<RK::kMax>);
+  r->Add(OpId::kReduceMin, RefReduce<RK::kMin>);
+  r->Add(OpId::kReduceProd, RefReduce<RK::kProd>);
+  r->Add(OpId::kReduceL1, RefReduce<RK::kL1>);
+  r->Add(OpId::kReduceL2, RefReduce<RK::kL2>);
+  r->Add(OpId::kReduceLogSum, RefReduce<RK::kLogSum>);
+  r->Add(OpId::kReduceLogSumExp, RefReduce<RK::kLogSumExp>);
+  r->Add(OpId::kReduceSumSquare, RefReduce<RK::kSumSquare>);
+  r->Add(OpId::kArgMax, RefArgMinMax<true>);
+  r->Add(OpId::kArgMin, RefArgMinMax<false>);
 }
 
 }  // namespace ge::ref

@@ -180,10 +180,10 @@ Status RefCumSum(KernelContext& ctx) {
 }  // namespace
 
 void RegisterSoftmaxRefKernels(KernelRegistry* r) {
-  r->Add("Softmax", RefSoftmax<SM::kSoftmax>);
-  r->Add("LogSoftmax", RefSoftmax<SM::kLogSoftmax>);
-  r->Add("Hardmax", RefSoftmax<SM::kHardmax>);
-  r->Add("CumSum", RefCumSum);
+  r->Add(OpId::kSoftmax, RefSoftmax<SM::kSoftmax>);
+  r->Add(OpId::kLogSoftmax, RefSoftmax<SM::kLogSoftmax>);
+  r->Add(OpId::kHardmax, RefSoftmax<SM::kHardmax>);
+  r->Add(OpId::kCumSum, RefCumSum);
 }
 
 }  // namespace ge::ref

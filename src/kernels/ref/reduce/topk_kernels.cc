@@ -90,6 +90,6 @@ Status RefTopK(KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterTopKRefKernels(KernelRegistry* r) { r->Add("TopK", RefTopK); }
+void RegisterTopKRefKernels(KernelRegistry* r) { r->Add(OpId::kTopK, RefTopK); }
 
 }  // namespace ge::ref

@@ -104,11 +104,11 @@ Status RefTrilu(KernelContext& ctx) {
 }  // namespace
 
 void RegisterGeneratorKernels(KernelRegistry* r) {
-  r->Add("Constant", RefConstant);
-  r->Add("ConstantOfShape", RefConstantOfShape);
-  r->Add("Range", RefRange);
-  r->Add("EyeLike", RefEyeLike);
-  r->Add("Trilu", RefTrilu);
+  r->Add(OpId::kConstant, RefConstant);
+  r->Add(OpId::kConstantOfShape, RefConstantOfShape);
+  r->Add(OpId::kRange, RefRange);
+  r->Add(OpId::kEyeLike, RefEyeLike);
+  r->Add(OpId::kTrilu, RefTrilu);
 }
 
 }  // namespace ge::ref::shape_family

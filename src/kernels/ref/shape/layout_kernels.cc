@@ -155,13 +155,13 @@ Status RefSpaceToDepth(KernelContext& ctx) {
 }  // namespace
 
 void RegisterLayoutKernels(KernelRegistry* r) {
-  r->Add("Transpose", RefTranspose);
-  r->Add("Concat", RefConcat);
-  r->Add("Split", RefSplit);
-  r->Add("Expand", RefExpand);
-  r->Add("Tile", RefTile);
-  r->Add("DepthToSpace", RefDepthToSpace);
-  r->Add("SpaceToDepth", RefSpaceToDepth);
+  r->Add(OpId::kTranspose, RefTranspose);
+  r->Add(OpId::kConcat, RefConcat);
+  r->Add(OpId::kSplit, RefSplit);
+  r->Add(OpId::kExpand, RefExpand);
+  r->Add(OpId::kTile, RefTile);
+  r->Add(OpId::kDepthToSpace, RefDepthToSpace);
+  r->Add(OpId::kSpaceToDepth, RefSpaceToDepth);
 }
 
 }  // namespace ge::ref::shape_family

@@ -46,13 +46,13 @@ Status RefIdentity(KernelContext& ctx) {
 }  // namespace
 
 void RegisterReshapeKernels(KernelRegistry* r) {
-  r->Add("Reshape", RefReshapeLike);
-  r->Add("Flatten", RefReshapeLike);
-  r->Add("Squeeze", RefReshapeLike);
-  r->Add("Unsqueeze", RefReshapeLike);
-  r->Add("Shape", RefShape);
-  r->Add("Size", RefSize);
-  r->Add("Identity", RefIdentity);
+  r->Add(OpId::kReshape, RefReshapeLike);
+  r->Add(OpId::kFlatten, RefReshapeLike);
+  r->Add(OpId::kSqueeze, RefReshapeLike);
+  r->Add(OpId::kUnsqueeze, RefReshapeLike);
+  r->Add(OpId::kShape, RefShape);
+  r->Add(OpId::kSize, RefSize);
+  r->Add(OpId::kIdentity, RefIdentity);
 }
 
 }  // namespace ge::ref::shape_family

@@ -299,8 +299,8 @@ Status RefUpsample(KernelContext& ctx) {
 }  // namespace
 
 void RegisterResizeKernels(KernelRegistry* r) {
-  r->Add("Resize", RefResize);
-  r->Add("Upsample", RefUpsample);
+  r->Add(OpId::kResize, RefResize);
+  r->Add(OpId::kUpsample, RefUpsample);
 }
 
 }  // namespace ge::ref::shape_family

@@ -110,8 +110,8 @@ Status RefPad(KernelContext& ctx) {
 }  // namespace
 
 void RegisterSliceKernels(KernelRegistry* r) {
-  r->Add("Slice", RefSlice);
-  r->Add("Pad", RefPad);
+  r->Add(OpId::kSlice, RefSlice);
+  r->Add(OpId::kPad, RefPad);
 }
 
 }  // namespace ge::ref::shape_family
