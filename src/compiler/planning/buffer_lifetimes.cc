@@ -1,25 +1,33 @@
 #include "compiler/planning/buffer_lifetimes.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "compiler/planning/model_builder.h"
+#include "ops/op_id.h"
 
 namespace ge::compiler {
 
 namespace {
 
-bool IsInplaceUnary(const std::string& op) {
-  static const std::unordered_set<std::string> kOps = {
-      "Relu", "Neg", "Abs", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Reciprocal", "Floor", "Ceil", "Round",
-      "Sign", "Erf", "Softplus", "LeakyRelu", "Elu", "Selu", "HardSigmoid", "HardSwish", "Clip", "Identity",
-      "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Dropout"};
-  return kOps.count(op) > 0;
+using ops::OpId;
+
+bool IsInplaceUnary(OpId op) {
+  switch (op) {
+    case OpId::kRelu: case OpId::kNeg: case OpId::kAbs: case OpId::kSigmoid: case OpId::kTanh: case OpId::kExp:
+    case OpId::kLog: case OpId::kSqrt: case OpId::kReciprocal: case OpId::kFloor: case OpId::kCeil:
+    case OpId::kRound: case OpId::kSign: case OpId::kErf: case OpId::kSoftplus: case OpId::kLeakyRelu:
+    case OpId::kElu: case OpId::kSelu: case OpId::kHardSigmoid: case OpId::kHardSwish: case OpId::kClip:
+      return true;
+    default: return false;
+  }
 }
 
-bool IsInplaceBinary(const std::string& op) {
-  static const std::unordered_set<std::string> kOps = {"Add", "Sub", "Mul", "Div", "Max", "Min"};
-  return kOps.count(op) > 0;
+bool IsInplaceBinary(OpId op) {
+  switch (op) {
+    case OpId::kAdd: case OpId::kSub: case OpId::kMul: case OpId::kDiv: case OpId::kMax: case OpId::kMin:
+      return true;
+    default: return false;
+  }
 }
 
 bool SameTensor(const TensorDesc& a, const TensorDesc& b) {
@@ -31,10 +39,13 @@ bool SameTensor(const TensorDesc& a, const TensorDesc& b) {
 using Clock = std::vector<int64_t>;
 
 // Ops whose output is their input's bytes under other dims: the output may be the input's buffer.
-bool IsDataView(const std::string& op) {
-  static const std::unordered_set<std::string> kOps = {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze",
-                                                        "Dropout"};
-  return kOps.count(op) > 0;
+bool IsDataView(OpId op) {
+  switch (op) {
+    case OpId::kIdentity: case OpId::kReshape: case OpId::kFlatten: case OpId::kSqueeze: case OpId::kUnsqueeze:
+    case OpId::kDropout:
+      return true;
+    default: return false;
+  }
 }
 
 bool SameBytes(const TensorDesc& a, const TensorDesc& b) {
@@ -49,16 +60,15 @@ bool OutputMayOverwriteInput(const ir::Node& node, int input) {
   if (node.num_outputs() < 1 || node.output(0) == nullptr) return false;
   const ir::Value* in = node.input(input);
   if (in == nullptr) return false;
-  if (node.domain().empty() && IsDataView(node.op_type()) && node.num_outputs() == 1) {
+  const OpId op = ops::OpIdOf(node);
+  if (IsDataView(op) && node.num_outputs() == 1) {
     return input == 0 && SameBytes(in->desc(), node.output(0)->desc());
   }
   if (!SameTensor(in->desc(), node.output(0)->desc())) return false;
   // A fused convolution's residual Sum is read element by element where Y is written (oneDNN's sum post-op);
   // not when the Sum is also the convolution's X, which is read everywhere.
-  if (node.domain() == "ge") return node.op_type() == "FusedConv" && input == 3 && node.input(0) != in;
-  if (!node.domain().empty()) return false;
-  const std::string& op = node.op_type();
-  if (IsInplaceUnary(op)) return input == 0;
+  if (op == OpId::kGeFusedConv) return input == 3 && node.input(0) != in;
+  if (IsInplaceUnary(op) || IsDataView(op)) return input == 0;
   if (IsInplaceBinary(op)) return node.num_inputs() == 2 && (input == 0 || input == 1);
   return false;
 }

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "kernels/exec/kernel_util.h"
+#include "ops/op_id.h"
 
 namespace ge::exec {
 
@@ -27,7 +28,8 @@ Status CopyKernel::Task(void* args, rt::TaskContext& ctx) {
 
 namespace {
 
-constexpr const char* kCopyOps[] = {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Dropout"};
+constexpr ops::OpId kCopyOps[] = {ops::OpId::kIdentity,  ops::OpId::kReshape,   ops::OpId::kFlatten,
+                                   ops::OpId::kSqueeze,   ops::OpId::kUnsqueeze, ops::OpId::kDropout};
 
 // Dropout is a copy when it is not training: before opset 12 always; from 12 when training_mode is absent or a
 // constant false. The mask output must be absent and the data floating-point (ref rejects other types).
@@ -44,11 +46,12 @@ bool DropoutIsCopy(const PrepareRequest& r) {
 
 std::unique_ptr<PreparedKernel> PrepareCopy(const PrepareRequest& r) {
   const ir::Node& n = *r.node;
+  const ops::OpId id = ops::OpIdOf(n);
   bool known = false;
-  for (const char* op : kCopyOps) known = known || n.op_type() == op;
+  for (ops::OpId op : kCopyOps) known = known || id == op;
   if (!known || n.num_inputs() < 1 || n.num_outputs() < 1) return nullptr;
   if (!InputPresent(r, 0) || !OutputPresent(r, 0)) return nullptr;
-  if (n.op_type() == "Dropout") {
+  if (id == ops::OpId::kDropout) {
     if (!DropoutIsCopy(r)) return nullptr;
   } else if (n.num_outputs() != 1) {
     return nullptr;

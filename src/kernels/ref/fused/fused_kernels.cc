@@ -1,6 +1,6 @@
 // Reference kernels of the ge:: fused ops: each runs the kernel of the ONNX op it extends (Conv, Gemm, MatMul,
 // BatchNormalization,
-// taken from the nn and math families' registration functions), then the epilogue (fused_epilogue.h) in place on
+// called directly from the nn and math families), then the epilogue (fused_epilogue.h) in place on
 // its output, so a fused node computes exactly what its unfused nodes compute.
 #include <cstring>
 #include <string>
@@ -18,15 +18,15 @@ namespace {
 // The ONNX opset the base kernels run at (Gemm's C is optional from opset 11).
 constexpr int64_t kBaseOpset = 17;
 
-const KernelRegistry& BaseKernels() {
-  static const KernelRegistry* registry = [] {
-    auto* r = new KernelRegistry();
-    nn::RegisterConvKernels(r);
-    nn::RegisterNormKernels(r);
-    RegisterMatMulRefKernels(r);
-    return r;
-  }();
-  return *registry;
+// The kernel of the ONNX op a fused op extends, called directly (no registry of its own).
+RefKernelFn BaseKernel(OpId base) {
+  switch (base) {
+    case OpId::kConv: return nn::RefConv;
+    case OpId::kBatchNormalization: return nn::RefBatchNorm;
+    case OpId::kMatMul: return RefMatMul;
+    case OpId::kGemm: return RefGemm;
+    default: return nullptr;
+  }
 }
 
 enum class AddKind { kNone, kSameShape, kLastDim };
@@ -40,7 +40,7 @@ Status RunFused(KernelContext& ctx, OpId base, int add_input, AddKind add_kind) 
   if (x != nullptr && !IsFloatingPoint(x->dtype())) {
     return ctx.Unsupported(std::string("dtype ") + DataTypeName(x->dtype()) + " (fused ops are floating-point)");
   }
-  RefKernelFn fn = BaseKernels().Find(base);
+  RefKernelFn fn = BaseKernel(base);
   if (fn == nullptr) return ctx.Error("base kernel " + ops::OpLabel(base) + " is not registered");
   const int64_t opset = ctx.opset;
   ctx.opset = kBaseOpset;

@@ -7,6 +7,10 @@
 
 namespace ge::ref {
 
+// The kernels ge::FusedMatMul and ge::FusedGemm extend (kernels/ref/fused).
+Status RefMatMul(KernelContext& ctx);
+Status RefGemm(KernelContext& ctx);
+
 void RegisterMatMulRefKernels(KernelRegistry* r);    // MatMul, Gemm, Det
 void RegisterQLinearRefKernels(KernelRegistry* r);   // MatMulInteger, QLinearMatMul
 void RegisterQuantizeRefKernels(KernelRegistry* r);  // QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear

@@ -37,6 +37,8 @@ void MatMulTyped(const math::MatMulPlan& p, const Tensor& a, const Tensor& b, Te
   }
 }
 
+}  // namespace
+
 Status RefMatMul(KernelContext& ctx) {
   const Tensor* a = ctx.input(0);
   const Tensor* b = ctx.input(1);
@@ -60,6 +62,8 @@ Status RefMatMul(KernelContext& ctx) {
   }
   return st;
 }
+
+namespace {
 
 // Gemm in compute type C: y = alpha * op(A) @ op(B) + beta * C.
 template <typename T>
@@ -113,6 +117,8 @@ Status GemmTyped(KernelContext& ctx, const Tensor& a, const Tensor& b, const Ten
   return Status::Ok();
 }
 
+}  // namespace
+
 Status RefGemm(KernelContext& ctx) {
   const Tensor* a = ctx.input(0);
   const Tensor* b = ctx.input(1);
@@ -145,6 +151,8 @@ Status RefGemm(KernelContext& ctx) {
     default: return ctx.Unsupported(std::string("dtype ") + DataTypeName(a->dtype()));
   }
 }
+
+namespace {
 
 // Determinant by LU decomposition with partial pivoting, in double.
 double Determinant(std::vector<double>& m, int64_t n) {

@@ -22,6 +22,8 @@ Status RunConv(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tenso
   return Status::Ok();
 }
 
+}  // namespace
+
 Status RefConv(KernelContext& ctx) {
   const Tensor* x = ctx.input(0);
   const Tensor* w = ctx.input(1);
@@ -31,7 +33,6 @@ Status RefConv(KernelContext& ctx) {
   return RunConv<float>(ctx, *x, *w, b);
 }
 
-}  // namespace
 
 void RegisterConvKernels(KernelRegistry* r) { r->Add(OpId::kConv, RefConv); }
 

@@ -10,6 +10,10 @@
 
 namespace ge::ref::nn {
 
+// The kernels ge::FusedConv and ge::FusedBatchNormalization extend (kernels/ref/fused).
+Status RefConv(KernelContext& ctx);
+Status RefBatchNorm(KernelContext& ctx);
+
 void RegisterConvKernels(KernelRegistry* r);
 void RegisterConvTransposeKernels(KernelRegistry* r);
 void RegisterQuantConvKernels(KernelRegistry* r);

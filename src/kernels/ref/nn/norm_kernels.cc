@@ -24,6 +24,8 @@ void StoreDoubles(const std::vector<double>& v, Tensor* out) {
   }).IgnoreError();
 }
 
+}  // namespace
+
 Status RefBatchNorm(KernelContext& ctx) {
   const Tensor* x = ctx.input(0);
   GE_RETURN_IF_ERROR(CheckFloat(ctx, x, "X"));
@@ -113,6 +115,8 @@ Status RefBatchNorm(KernelContext& ctx) {
   }
   return Status::Ok();
 }
+
+namespace {
 
 Status RefInstanceNorm(KernelContext& ctx) {
   const Tensor* x = ctx.input(0);
