@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """A/B of two ge binaries on the benchmark models, interleaved so that machine noise hits both alike: each model is
-compiled by each binary, then the two run alternately `--rounds` times (`ge run --json`, `--iters` iterations each);
+compiled by each binary, then the two run alternately `--rounds` times, in alternating order (A B, B A, ...) (`ge run --json`, `--iters` iterations each);
 the best median of each counts. Prints B/A per model (below 1: B is faster) and the geometric mean, and exits 1 when
 a model's outputs differ between A and B bitwise (unless --allow-diff). Models come from export_models.py, cached in
 OUT/models like run_bench.py's.
@@ -68,8 +68,10 @@ def main():
             run([ge, "compile", f"--model={src}.onnx", f"--output={oms[tag]}", f"--threads={a.threads}"])
             outs[tag] = os.path.join(a.out, f"{name}.{tag}.out")
             best[tag] = median_ms(ge, oms[tag], src + ".in.npy", a, outs[tag])
-        for _ in range(a.rounds - 1):
-            for tag, ge in (("a", a.a), ("b", a.b)):
+        # The order alternates (A B, B A, ...): on these machines the first run of a pair is measurably faster.
+        for r in range(a.rounds - 1):
+            pair = (("b", a.b), ("a", a.a)) if r % 2 == 0 else (("a", a.a), ("b", a.b))
+            for tag, ge in pair:
                 best[tag] = min(best[tag], median_ms(ge, oms[tag], src + ".in.npy", a))
         ratio = best["b"] / best["a"]
         ratios.append(ratio)
