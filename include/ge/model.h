@@ -10,8 +10,9 @@
 // be exactly the described size. Sync buffers are used only during the call; async buffers must stay valid
 // until the callback has been called.
 //
-// Threading: every method is thread-safe. Executions of one model are serialized (one feature-map memory);
-// load the model twice for parallel runs. Callbacks run on the model's Run-loop thread, one at a time: keep them
+// Threading: every method is thread-safe. One loaded model serves concurrent Execute calls: each runs on its own
+// execution context (feature map and kernel state), up to OfflineModelOptions::max_concurrent_executions at once;
+// more wait for one to free. Callbacks run on the model's Run-loop thread, one at a time: keep them
 // short, and never Unload or destroy the model from one.
 //
 // Self-contained: needs only include/ on the path (installed with the library; see samples/).
@@ -67,6 +68,9 @@ struct OfflineModelOptions {
   // Time every kernel (`ge run --profile`): Profile() then reports per-node times. Costs two clock reads per
   // kernel; off by default.
   bool profile = false;
+  // Executions of this model that may run at once (Execute from several threads); each beyond the first gets its
+  // own feature map, allocated when executions first overlap. >= 1; a profiled model runs one at a time.
+  int max_concurrent_executions = 4;
 };
 
 // Accumulated kernel time of one node since load (OfflineModelOptions::profile).
@@ -103,7 +107,8 @@ class OfflineModel {
   const std::string& name() const;
   const std::vector<ModelTensorDesc>& inputs() const;
   const std::vector<ModelTensorDesc>& outputs() const;
-  // Device memory the model allocated for its feature map (0 with caller-provided memory).
+  // Device memory the model allocated at load for its feature map (0 with caller-provided memory); each further
+  // concurrent execution context allocates as much again.
   size_t feature_map_bytes() const;
   // How the model runs here: the runtime ("sink" for a compiled static model, "interpreter" for an IR model), the
   // x86-64 level it was compiled for ("" when none), and its kernel implementations counted by name (e.g.

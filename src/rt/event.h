@@ -1,58 +1,25 @@
-// Event: a point in one stream's work that other streams (Stream::WaitEvent) or the host (Synchronize) wait
-// for. Each record gets a new generation, so one event is reused across iterations: a wait captures the latest
-// generation recorded when it is enqueued and blocks until that generation has executed.
-// Thread-safe. Waiters block on a condition variable (no spinning).
+// Event: a point in one stream's work that other streams (Stream::WaitEvent) or the host (Synchronize) wait for
+// (GE's rtEvent). Each record is a new generation, so one event is reused across iterations: a wait captures the
+// latest generation recorded when it is enqueued. Created by a Device; used only with that device's streams.
+// Thread-safe.
 #pragma once
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <cstdint>
-#include <mutex>
 
 #include "base/status.h"
-#include "rt/task.h"
 
 namespace ge::rt {
 
 using Duration = std::chrono::nanoseconds;
 inline constexpr Duration kWaitForever = Duration::max();
 
-class Event final : public Interruptible {
+class Event {
  public:
-  Event() = default;
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-
+  virtual ~Event() = default;
   // Waits until every generation recorded before the call has executed. Timeout on expiry; the error of a
   // failed stream that reached the record point otherwise. OK at once if the event was never recorded.
-  Status Synchronize(Duration timeout = kWaitForever);
+  virtual Status Synchronize(Duration timeout = kWaitForever) = 0;
   // True when every generation recorded so far has executed.
-  bool Query() const;
-
-  uint64_t recorded() const { return recorded_.load(std::memory_order_acquire); }
-  uint64_t completed() const;
-
-  // --- for Stream and Model (device-layer internals) ---
-  uint64_t ReserveGeneration() { return recorded_.fetch_add(1, std::memory_order_acq_rel) + 1; }
-  // Marks |gen| executed; |error| non-null when the recording stream had failed, so waiters fail too.
-  void Complete(uint64_t gen, const Status* error);
-  // Blocks the calling worker until |gen| has executed or ctx.Stopped(); Aborted in the latter case.
-  Status WaitFor(uint64_t gen, const TaskContext& ctx);
-  void Interrupt() override;
-
- private:
-  Status ResultLocked(uint64_t gen) const;
-
-  std::atomic<uint64_t> recorded_{0};
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  uint64_t completed_ = 0;   // guarded by mu_
-  uint64_t error_gen_ = 0;   // first failed generation since the last successful one; 0 when none
-  Status error_;
+  virtual bool Query() const = 0;
 };
-
-// Task bodies for event records and waits enqueued on a stream: args is the Event, Task::imm the generation.
-Status StreamEventRecordTask(void* args, TaskContext& ctx);
-Status StreamEventWaitTask(void* args, TaskContext& ctx);
 
 }  // namespace ge::rt

@@ -11,6 +11,8 @@ enum class MemType : int {
 };
 inline constexpr int kNumMemTypes = 3;
 
+enum class MemcpyKind : int { kHostToDevice, kDeviceToHost, kDeviceToDevice, kHostToHost };
+
 inline const char* MemTypeName(MemType t) {
   switch (t) {
     case MemType::kDevice: return "device";

@@ -1,131 +1,59 @@
-// Model: GE's rtModel. Task lists bound to the model's streams, built once (AddKernel/AddMemcpy/AddEvent*/
-// AddEndGraph, then Finalize = GE's BuildEnd) and executed many times by one call, with no host scheduling per
-// task (seed 002, "DoTaskSink" / "rtModelExecute").
-//
-// Stream 0's list runs on the launching thread (a stream worker for ModelExecute, the caller for Execute) as a
-// tight loop over a flat array of {fn, args}. Lists 1..N-1 run on the model's own worker streams; model events
-// order them. The launch returns when every list has finished.
+// Model: GE's rtModel, the "sink". Task lists bound to the model's streams, built once (AddKernel / AddMemcpy /
+// AddEvent* / AddEndGraph, then Finalize = GE's BuildEnd) and executed many times by one call, with no host
+// scheduling per task (seed 002, "DoTaskSink" / "rtModelExecute"). Created by a Device (Device::CreateModel); on the
+// CPU device a flat array of {fn, args} per stream, on a GPU device a captured graph.
 //
 // Threading: building is single-threaded and must finish before the first execution. One execution at a time
 // (a second concurrent launch fails with FailedPrecondition); Abort() is safe from any thread.
 // Lifetime: kernel argument blocks are owned by the caller and must outlive the model; destroy the model only
 // after the streams that launched it have synchronized.
 #pragma once
-#include <atomic>
-#include <condition_variable>
+#include <cstddef>
 #include <cstdint>
-#include <deque>
-#include <memory>
-#include <mutex>
 #include <string>
-#include <vector>
 
 #include "base/status.h"
-#include "rt/event.h"
 #include "rt/stream.h"
 #include "rt/task.h"
 
 namespace ge::rt {
 
-enum class ModelTaskKind : unsigned char { kKernel, kMemcpy, kEventRecord, kEventWait, kEndGraph };
-
-class Model final : public Interruptible {
+class Model {
  public:
-  // |num_streams| >= 1; |pool| (may be null) is handed to kernels and must outlive the model.
-  static StatusOr<std::unique_ptr<Model>> Create(std::string name, int num_streams, ThreadPool* pool);
-  ~Model();
-  Model(const Model&) = delete;
-  Model& operator=(const Model&) = delete;
-
-  const std::string& name() const { return name_; }
-  int num_streams() const { return static_cast<int>(lists_.size()); }
+  virtual ~Model() = default;
+  virtual const std::string& name() const = 0;
+  virtual int num_streams() const = 0;
 
   // --- building (before Finalize) ---
   // A model-owned event; returns its id. Each event is recorded by exactly one task and waited by any number;
   // a wait is satisfied by the record of the same execution.
-  StatusOr<int> AddEvent();
-  Status AddKernel(int stream, TaskFn fn, void* args);
-  Status AddMemcpy(int stream, void* dst, const void* src, size_t bytes);
-  Status AddEventRecord(int stream, int event);
-  Status AddEventWait(int stream, int event);
+  virtual StatusOr<int> AddEvent() = 0;
+  // A kernel task: fn(args, ctx).
+  virtual Status AddKernel(int stream, TaskFn fn, void* args) = 0;
+  virtual Status AddMemcpy(int stream, void* dst, const void* src, size_t bytes) = 0;
+  virtual Status AddEventRecord(int stream, int event) = 0;
+  virtual Status AddEventWait(int stream, int event) = 0;
   // Marks where the model's outputs are complete; must be the last task of its stream. Finalize adds one to
   // stream 0 when no stream has one.
-  Status AddEndGraph(int stream);
+  virtual Status AddEndGraph(int stream) = 0;
   // Validates (event use, no wait that can never be satisfied) and freezes the task lists.
-  Status Finalize();
-  bool finalized() const { return finalized_; }
+  virtual Status Finalize() = 0;
+  virtual bool finalized() const = 0;
 
   // --- execution ---
-  // Runs the whole model on the calling thread (stream 0) and the model's workers; returns its status.
-  Status Execute();
+  // Runs the whole model and returns its status when it has finished (GE's synchronous NnExecute).
+  virtual Status Execute() = 0;
+  // Enqueues one execution on |stream| (of the same device; GE's rtModelExecute): the stream's later work runs
+  // after the whole model; a failure or Abort becomes the stream's sticky error.
+  virtual Status ExecuteAsync(Stream& stream) = 0;
   // Stops the current execution between tasks (it returns Aborted) and refuses later ones until ResetAbort().
-  void Abort();
-  void ResetAbort();
+  virtual void Abort() = 0;
+  virtual void ResetAbort() = 0;
   // Executions that reached their end-graph task.
-  uint64_t executions() const { return executions_.load(std::memory_order_relaxed); }
-  const std::vector<Task>& tasks(int stream) const { return lists_[stream]; }
-
-  // Runs one execution with |ctx| as the context of stream 0's list (used by ModelExecute's launch task).
-  Status Run(const TaskContext& ctx);
-  void Interrupt() override;  // cancels the current execution (its launching stream is being destroyed)
-
- private:
-  struct EventSlot {
-    Event event;
-    uint64_t gen = 0;  // this execution's generation, set at launch before any list starts
-  };
-  struct SubRun {
-    Model* model;
-    int stream;
-  };
-  struct MemcpyArgs {
-    void* dst;
-    const void* src;
-    size_t bytes;
-  };
-  struct TaskMeta {
-    ModelTaskKind kind;
-    int event;
-  };
-  static constexpr uint32_t kStopAbort = 1;   // Abort(): sticky until ResetAbort()
-  static constexpr uint32_t kStopCancel = 2;  // this execution failed somewhere; cleared at each launch
-
-  Model(std::string name, int num_streams, ThreadPool* pool);
-  Status CheckBuildable(int stream) const;
-  Status Add(int stream, Task task, ModelTaskKind kind, int event);
-  Status CheckNoDeadlock() const;
-  Status RunList(int stream, const TaskContext& ctx) const;
-  Status StopReason() const;
-  void Fail(Status s);
-  void InterruptEvents();
-  static Status EventRecordTask(void* args, TaskContext& ctx);
-  static Status EventWaitTask(void* args, TaskContext& ctx);
-  static Status MemcpyTask(void* args, TaskContext& ctx);
-  static Status EndGraphTask(void* args, TaskContext& ctx);
-  static Status SubListTask(void* args, TaskContext& ctx);
-
-  const std::string name_;
-  ThreadPool* const pool_;
-  std::vector<std::vector<Task>> lists_;    // per stream; frozen by Finalize
-  std::vector<std::vector<TaskMeta>> meta_;  // per stream; build-time validation only
-  std::vector<std::unique_ptr<EventSlot>> events_;
-  std::deque<MemcpyArgs> memcpy_args_;  // stable addresses for memcpy tasks
-  std::vector<SubRun> sub_runs_;
-  bool finalized_ = false;
-
-  std::atomic<uint32_t> stop_{0};
-  std::atomic<bool> running_{false};
-  std::atomic<uint64_t> executions_{0};
-  std::mutex mu_;
-  std::condition_variable cv_;
-  int pending_lists_ = 0;  // guarded by mu_
-  Status first_error_;     // guarded by mu_
-
-  std::vector<std::unique_ptr<Stream>> workers_;  // streams 1..N-1; declared last so they stop first
+  virtual uint64_t executions() const = 0;
 };
 
-// Enqueues one execution of |model| on |stream| (GE's rtModelExecute): the stream's later tasks run after the
-// whole model; a failure or Abort becomes the stream's sticky error.
-Status ModelExecute(Model& model, Stream& stream);
+// GE's spelling of Model::ExecuteAsync.
+inline Status ModelExecute(Model& model, Stream& stream) { return model.ExecuteAsync(stream); }
 
 }  // namespace ge::rt

@@ -1,15 +1,43 @@
 // One unit of device work, as run by a Stream worker or a Model's task lists (GE's TaskInfo after Distribute).
 #pragma once
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "base/status.h"
 
 namespace ge::rt {
 
 class Stream;
-class ThreadPool;
 struct TaskContext;
+
+// Non-owning reference to a callable void(size_t begin, size_t end); the callable must outlive the call.
+class RangeFn {
+ public:
+  template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, RangeFn>>>
+  RangeFn(F&& f)  // NOLINT: implicit by design
+      : obj_(const_cast<void*>(static_cast<const void*>(&f))),
+        call_([](void* o, size_t b, size_t e) { (*static_cast<std::remove_reference_t<F>*>(o))(b, e); }) {}
+  void operator()(size_t begin, size_t end) const { call_(obj_, begin, end); }
+
+ private:
+  void* obj_;
+  void (*call_)(void*, size_t, size_t);
+};
+
+// Intra-op parallelism a device offers its host kernels (the CPU device's ThreadPool). Thread-safe.
+class IntraOpPool {
+ public:
+  // Threads one ParallelFor may use, the caller's included.
+  virtual int num_threads() const = 0;
+  // Calls fn(begin, end) over disjoint ranges covering [0, n), each at least |grain| long (except the last),
+  // and returns when all have finished. The caller's thread takes part.
+  virtual void ParallelFor(size_t n, RangeFn fn, size_t grain = 1) = 0;
+
+ protected:
+  ~IntraOpPool() = default;
+};
 
 // A task body. |args| is the task's resolved argument block (owned by whoever built the task; it must outlive
 // every execution). Returning a non-OK Status makes the executing stream's error sticky (see Stream).
@@ -20,11 +48,12 @@ struct Task {
   TaskFn fn = nullptr;
   void* args = nullptr;
   uint64_t imm = 0;  // inline argument for control tasks (an event generation); kernels ignore it
+  bool always = false;  // runs even after the stream failed (releases what earlier tasks took)
 };
 
 // Passed to every task. Valid only during the call.
 struct TaskContext {
-  ThreadPool* pool = nullptr;   // the device's intra-op pool (may be null: run serially)
+  IntraOpPool* pool = nullptr;  // the device's intra-op pool (may be null: run serially)
   Stream* stream = nullptr;     // the stream whose worker runs the task; null on a caller's thread
   uint64_t imm = 0;             // copy of Task::imm for stream tasks (model tasks do not use it)
   const std::atomic<bool>* cancel = nullptr;         // set when the executing stream is being destroyed

@@ -31,6 +31,7 @@ ModelLoader OmModelLoader(kernels::EngineList engines) {
         sink_options.feature_map = options.feature_map;
         sink_options.feature_map_size = options.feature_map_size;
         sink_options.profile = options.profile;
+        sink_options.max_concurrent_executions = options.max_concurrent_executions;
         sink_options.engines = engines;
         GE_ASSIGN_OR_RETURN(std::unique_ptr<SinkModel> model, SinkModel::Load(std::move(om), &device, sink_options));
         loaded.feature_map_bytes = options.feature_map != nullptr ? 0 : model->stats().feature_map_bytes;

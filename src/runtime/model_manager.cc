@@ -252,7 +252,7 @@ Status ModelManager::ExecuteWithStream(ModelId id, const std::vector<DataBuffer>
                                        const std::vector<DataBuffer>& outputs, rt::Stream& stream) {
   GE_ASSIGN_OR_RETURN(ModelLease lease, Acquire(id));
   GE_RETURN_IF_ERROR(lease.model().ExecuteAsync(inputs, outputs, stream));
-  auto done = std::make_unique<rt::Event>();
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<rt::Event> done, device_->CreateEvent());
   Status st = stream.RecordEvent(*done);
   if (!st.ok()) return st.WithContext("recording the end of a run of model " + std::to_string(id));
   std::lock_guard<std::mutex> lk(mu_);

@@ -53,6 +53,8 @@ struct ModelLoadOptions {
   size_t feature_map_size = 0;
   // Time every kernel (`ge run --profile`; SinkModel::profile()).
   bool profile = false;
+  // Executions of the model that may run at once (SinkModelOptions::max_concurrent_executions).
+  int max_concurrent_executions = 4;
   // The model holds collective (HCCL-like) tasks: ModelExecutor never evicts it (seed 002 §3.5.1).
   bool holds_collective_tasks = false;
 };

@@ -132,6 +132,9 @@ namespace runtime {
 StatusOr<std::unique_ptr<OfflineModel>> OfflineModelAccess::Load(ModelSource source, const OfflineModelOptions& options,
                                                                  ModelLoader loader) {
   if (options.intra_op_threads < 0) return InvalidArgument("OfflineModelOptions.intra_op_threads must be >= 0");
+  if (options.max_concurrent_executions < 1) {
+    return InvalidArgument("OfflineModelOptions.max_concurrent_executions must be >= 1");
+  }
   if ((options.feature_map == nullptr) != (options.feature_map_size == 0)) {
     return InvalidArgument("OfflineModelOptions: feature_map and feature_map_size must be given together");
   }
@@ -144,6 +147,7 @@ StatusOr<std::unique_ptr<OfflineModel>> OfflineModelAccess::Load(ModelSource sou
   load_options.feature_map = options.feature_map;
   load_options.feature_map_size = options.feature_map_size;
   load_options.profile = options.profile;
+  load_options.max_concurrent_executions = options.max_concurrent_executions;
   GE_ASSIGN_OR_RETURN(impl->id, impl->models().Load(source, load_options));
   {
     GE_ASSIGN_OR_RETURN(ModelLease lease, impl->models().Acquire(impl->id));

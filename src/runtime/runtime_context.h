@@ -2,6 +2,7 @@
 // rt::Device and the ModelManager. A session, an OfflineModel or a test creates one; nothing is global.
 // Thread-safe as its parts are. Destruction unloads every model (see ~ModelManager), then frees the device.
 #pragma once
+#include <functional>
 #include <memory>
 
 #include "base/status.h"
@@ -12,6 +13,8 @@ namespace ge::runtime {
 
 struct RuntimeContextOptions {
   rt::DeviceOptions device;
+  // Makes the device from `device`; null: rt::CreateDefaultDevice (the CPU). Tests pass a recording device.
+  std::function<StatusOr<std::unique_ptr<rt::Device>>(const rt::DeviceOptions&)> create_device;
   // How models are loaded: OmModelLoader() for .om files, or a fake in tests. Required.
   ModelLoader loader;
 };

@@ -106,7 +106,7 @@ ge::rt::Device* FuzzDevice() {
     ge::rt::DeviceOptions o;
     o.device_memory_limit = size_t{256} << 20;  // a mutated feature-map size fails cleanly
     o.intra_op_threads = 1;
-    return ge::rt::Device::Create(o).value().release();
+    return ge::rt::CreateDefaultDevice(o).value().release();
   }();
   return device;
 }

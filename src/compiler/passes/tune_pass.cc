@@ -14,7 +14,7 @@
 #include "compiler/passes/kernel_request.h"
 #include "compiler/passes/passes.h"
 #include "kernels/exec/kernel_variant.h"
-#include "rt/thread_pool.h"
+#include "rt/cpu/thread_pool.h"
 
 namespace ge::compiler {
 namespace {
@@ -50,9 +50,9 @@ class SlotBuffers {
     }
     return b;
   }
-  void Bind(exec::PreparedKernel* k) const {
-    k->io().inputs = inputs_;
-    k->io().outputs = outputs_;
+  void Bind(exec::KernelBinding* b) const {
+    b->io.inputs = inputs_;
+    b->io.outputs = outputs_;
   }
 
  private:
@@ -77,10 +77,12 @@ double TimeCandidate(const kernels::Engine& engine, const exec::PrepareRequest& 
                      rt::ThreadPool* pool) {
   auto k = engine.Prepare(r);
   if (!k.ok() || *k == nullptr) return INFINITY;
-  buffers.Bind(k->get());
+  auto binding = (*k)->NewBinding();
+  if (!binding.ok()) return INFINITY;
+  buffers.Bind(binding->get());
   rt::TaskContext ctx;
   ctx.pool = pool;
-  auto run = [&]() { return (*k)->fn()((*k)->args(), ctx).ok(); };
+  auto run = [&]() { return (*k)->fn()(binding->get(), ctx).ok(); };
   if (!run()) return INFINITY;
   double best = INFINITY, total = 0;
   for (int i = 0; i < kMaxRuns && (i < kMinRuns || total < kBudgetSeconds); ++i) {

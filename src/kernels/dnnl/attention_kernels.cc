@@ -74,7 +74,7 @@ KernelPtr PrepareAttention(const OpView& v) {
   const dnnl::memory::desc v_md = HeadsDesc(p, p.sk, p.cv, p.ov, false);
   const dnnl::memory::desc y_md = HeadsDesc(p, p.sq, p.heads * p.size, 0, false);
   const dnnl::memory::desc s_md = PlainDesc({p.batch, p.heads, p.sq, p.sk});
-  const dnnl::memory scores = k->OwnedMemory(s_md);
+  const dnnl::memory scores = k->IntermediateMemory(s_md);
   const auto ct = v.bf16 ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
   // The operands as the matmuls read them: the slots' views (f32), or dense bf16 copies.
   const auto operand = [&](const dnnl::memory::desc& view, const Dims& dense) {
@@ -84,7 +84,7 @@ KernelPtr PrepareAttention(const OpView& v) {
   const dnnl::memory::desc kt_ct = operand(kt_md, {p.batch, p.heads, p.size, p.sk});
   const dnnl::memory::desc v_ct = operand(v_md, {p.batch, p.heads, p.sk, p.size});
   const dnnl::memory::desc probs_md = AsType(s_md, ct);
-  const dnnl::memory probs = v.bf16 ? k->OwnedMemory(probs_md) : scores;
+  const dnnl::memory probs = v.bf16 ? k->IntermediateMemory(probs_md) : scores;
 
   dnnl::primitive_attr attr1 = UserScratchpadAttr();
   if (p.scale != 1.f) attr1.set_output_scales(0, {p.scale});

@@ -25,7 +25,7 @@ dnnl::memory::desc AsType(const dnnl::memory::desc& md, dnnl::memory::data_type 
 dnnl::memory InputAs(DnnlKernel* k, int slot, const dnnl::memory::desc& slot_md, const dnnl::memory::desc& want) {
   const dnnl::memory bound = k->BindInput(slot, slot_md);
   if (want == slot_md) return bound;
-  const dnnl::memory owned = k->OwnedMemory(want);
+  const dnnl::memory owned = k->IntermediateMemory(want);
   AddReorder(k, bound, owned);
   return owned;
 }

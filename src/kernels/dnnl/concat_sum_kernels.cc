@@ -67,7 +67,7 @@ KernelPtr PrepareConcatSum(const OpView& v) {
     const dnnl::memory slot = k->BindInput(i, slot_md);
     dnnl::memory src = slot;
     if (md != slot_md) {
-      src = k->OwnedMemory(md);
+      src = k->IntermediateMemory(md);
       AddReorder(k.get(), slot, src);
     }
     mds.push_back(md);

@@ -139,7 +139,7 @@ TEST(DnnlFusedConv, SumAlreadyInTheOutputSlot) {
     ASSERT_TRUE(p.ok()) << p.status().ToString();
     ASSERT_NE((*p)->kernel, nullptr);
     // The planner put Y on Sum's buffer (in-place residual add).
-    (*p)->kernel->io().outputs[0] = (*p)->kernel->io().inputs[3];
+    (*p)->binding->io.outputs[0] = (*p)->binding->io.inputs[3];
     ASSERT_TRUE((*p)->Run().ok());
     auto want = RunRef(c);
     ASSERT_TRUE(want.ok()) << want.status().ToString();
@@ -158,8 +158,8 @@ TEST(DnnlConv, SlotsRepatchedBetweenRuns) {
     c.inputs[0] = RandomTensor({1, 4, 8, 8}, rng);
     Tensor x = c.inputs[0].Clone().value();
     Tensor y = Tensor::Create(DataType::kFloat, {1, 6, 8, 8}).value();
-    (*p)->kernel->io().inputs[0] = x.raw_data();
-    (*p)->kernel->io().outputs[0] = y.raw_data();
+    (*p)->binding->io.inputs[0] = x.raw_data();
+    (*p)->binding->io.outputs[0] = y.raw_data();
     ASSERT_TRUE((*p)->Run().ok());
     auto want = RunRef(c);
     ASSERT_TRUE(want.ok());

@@ -20,6 +20,21 @@ dnnl::primitive_attr UserScratchpadAttr() {
   return attr;
 }
 
+// What one binding's runs mutate: memory objects for its slots and intermediates, the scratchpad, the argument
+// arrays that name them, and a stream.
+struct DnnlKernel::State final : exec::KernelState {
+  dnnl::stream stream;
+  std::vector<dnnl::memory> mems;  // per MemSpec
+  dnnl::memory scratchpad;
+  std::vector<std::vector<dnnl_exec_arg_t>> args;  // per step
+  struct Bind {
+    dnnl_memory_t mem;  // owned by mems
+    bool output;
+    int slot;
+  };
+  std::vector<Bind> binds;
+};
+
 DnnlKernel::DnnlKernel(const ir::Node& node, std::string impl, int threads)
     : node_(&node),
       impl_(std::move(impl)),
@@ -27,33 +42,48 @@ DnnlKernel::DnnlKernel(const ir::Node& node, std::string impl, int threads)
       engine_(dnnl::engine::kind::cpu, 0),
       stream_(engine_) {
   fn_ = &DnnlKernel::Run;
-  args_ = this;
-  io_.inputs.assign(node.num_inputs(), nullptr);
-  io_.outputs.assign(node.num_outputs(), nullptr);
+  num_inputs_ = node.num_inputs();
+  num_outputs_ = node.num_outputs();
+}
+
+int DnnlKernel::AddMemory(const dnnl::memory& m, MemKind kind, int slot) {
+  mems_.push_back({m, kind, slot});
+  return static_cast<int>(mems_.size()) - 1;
+}
+
+int DnnlKernel::IndexOf(const dnnl::memory& m) {
+  for (size_t i = 0; i < mems_.size(); ++i) {
+    if (mems_[i].memory.get() == m.get()) return static_cast<int>(i);
+  }
+  return AddMemory(m, MemKind::kShared, -1);
 }
 
 dnnl::memory DnnlKernel::BindInput(int slot, const dnnl::memory::desc& md) {
   dnnl::memory m(md, engine_, DNNL_MEMORY_NONE);
-  memories_.push_back(m);
-  binds_.push_back({m.get(), false, slot});
+  AddMemory(m, MemKind::kInput, slot);
   return m;
 }
 
 dnnl::memory DnnlKernel::BindOutput(int slot, const dnnl::memory::desc& md) {
   dnnl::memory m(md, engine_, DNNL_MEMORY_NONE);
-  memories_.push_back(m);
-  binds_.push_back({m.get(), true, slot});
+  AddMemory(m, MemKind::kOutput, slot);
   return m;
 }
 
-dnnl::memory DnnlKernel::OwnedMemory(const dnnl::memory::desc& md) {
+dnnl::memory DnnlKernel::IntermediateMemory(const dnnl::memory::desc& md) {
+  dnnl::memory m(md, engine_, DNNL_MEMORY_NONE);
+  AddMemory(m, MemKind::kIntermediate, -1);
+  return m;
+}
+
+dnnl::memory DnnlKernel::PreparedMemory(const dnnl::memory::desc& md) {
   dnnl::memory m(md, engine_);
-  memories_.push_back(m);
+  AddMemory(m, MemKind::kShared, -1);
   return m;
 }
 
 dnnl::memory DnnlKernel::ConstMemory(const dnnl::memory::desc& md, const void* data) {
-  // oneDNN takes a non-const handle; the memory is only ever a reorder source.
+  // oneDNN takes a non-const handle; the memory is only ever read.
   return dnnl::memory(md, engine_, const_cast<void*>(data));
 }
 
@@ -63,10 +93,7 @@ void DnnlKernel::AddStep(const dnnl::primitive& prim, const dnnl::primitive_desc
   s.prim = prim;
   s.scratch_md = pd.scratchpad_desc();
   s.scratch_bytes = s.scratch_md.get_size();
-  for (const auto& [arg, mem] : args) {
-    memories_.push_back(mem);
-    s.args.push_back({arg, mem.get()});
-  }
+  for (const auto& [arg, mem] : args) s.args.push_back({arg, IndexOf(mem)});
   steps_.push_back(std::move(s));
 }
 
@@ -77,20 +104,7 @@ void DnnlKernel::SetPreCopy(int in, int out, size_t bytes) {
 }
 
 void DnnlKernel::Finalize() {
-  size_t scratch = 0;
-  for (const Step& s : steps_) scratch = std::max(scratch, s.scratch_bytes);
-  if (scratch > 0) {
-    const dnnl::memory::desc md({static_cast<dnnl::memory::dim>(scratch)}, dnnl::memory::data_type::u8,
-                                dnnl::memory::format_tag::a);
-    scratchpad_ = dnnl::memory(md, engine_);
-    void* base = scratchpad_.get_data_handle();
-    for (Step& s : steps_) {
-      if (s.scratch_bytes == 0) continue;
-      dnnl::memory m(s.scratch_md, engine_, base);
-      memories_.push_back(m);
-      s.args.push_back({DNNL_ARG_SCRATCHPAD, m.get()});
-    }
-  }
+  for (const Step& s : steps_) scratch_bytes_ = std::max(scratch_bytes_, s.scratch_bytes);
   // Name the implementation of the main primitive (the first that is not a layout reorder).
   const Step* main = steps_.empty() ? nullptr : &steps_.front();
   for (const Step& s : steps_) {
@@ -118,41 +132,86 @@ void DnnlKernel::Finalize() {
   if (src != nullptr && src->data_type == dnnl_bf16) impl_ += " bf16";  // allow_bf16 (bf16_util.h)
 }
 
-Status DnnlKernel::Execute() {
-  for (const Bind& b : binds_) {
-    void* p = b.output ? io_.outputs[b.slot] : io_.inputs[b.slot];
+StatusOr<std::unique_ptr<exec::KernelState>> DnnlKernel::CreateState() const {
+  auto st = std::make_unique<State>();
+  try {
+    st->stream = dnnl::stream(engine_);
+    st->mems.reserve(mems_.size());
+    for (const MemSpec& m : mems_) {
+      switch (m.kind) {
+        case MemKind::kShared:
+          st->mems.push_back(m.memory);
+          break;
+        case MemKind::kIntermediate:
+          st->mems.emplace_back(m.memory.get_desc(), engine_);
+          break;
+        case MemKind::kInput:
+        case MemKind::kOutput:
+          st->mems.push_back(dnnl::memory(m.memory.get_desc(), engine_, DNNL_MEMORY_NONE));
+          st->binds.push_back({st->mems.back().get(), m.kind == MemKind::kOutput, m.slot});
+          break;
+      }
+    }
+    void* scratch = nullptr;
+    if (scratch_bytes_ > 0) {
+      const dnnl::memory::desc md({static_cast<dnnl::memory::dim>(scratch_bytes_)}, dnnl::memory::data_type::u8,
+                                  dnnl::memory::format_tag::a);
+      st->scratchpad = dnnl::memory(md, engine_);
+      scratch = st->scratchpad.get_data_handle();
+    }
+    for (const Step& s : steps_) {
+      std::vector<dnnl_exec_arg_t>& args = st->args.emplace_back();
+      for (const auto& [arg, index] : s.args) args.push_back({arg, st->mems[index].get()});
+      if (s.scratch_bytes > 0) {
+        st->mems.emplace_back(s.scratch_md, engine_, scratch);
+        args.push_back({DNNL_ARG_SCRATCHPAD, st->mems.back().get()});
+      }
+    }
+  } catch (const dnnl::error& e) {
+    return ResourceExhausted(exec::NodeLabel(*node_) + ": oneDNN could not create a binding: " + e.what());
+  }
+  return std::unique_ptr<exec::KernelState>(std::move(st));
+}
+
+Status DnnlKernel::Execute(const exec::KernelIo& io, State& st) const {
+  for (const State::Bind& b : st.binds) {
+    void* p = b.output ? io.outputs[b.slot] : io.inputs[b.slot];
     if (p == nullptr) {
       return Internal(exec::NodeLabel(*node_) + ": " + (b.output ? "output" : "input") + " slot " +
                       std::to_string(b.slot) + " has no address");
     }
-    const dnnl_status_t st = dnnl_memory_set_data_handle(b.mem, p);
-    if (st != dnnl_success) {
-      return Internal(exec::NodeLabel(*node_) + ": oneDNN could not bind a slot: " + dnnl_status2str(st));
+    const dnnl_status_t st_set = dnnl_memory_set_data_handle(b.mem, p);
+    if (st_set != dnnl_success) {
+      return Internal(exec::NodeLabel(*node_) + ": oneDNN could not bind a slot: " + dnnl_status2str(st_set));
     }
   }
   if (copy_in_ >= 0) {
-    const void* src = io_.inputs[copy_in_];
-    void* dst = io_.outputs[copy_out_];
+    const void* src = io.inputs[copy_in_];
+    void* dst = io.outputs[copy_out_];
     if (src == nullptr || dst == nullptr) return Internal(exec::NodeLabel(*node_) + ": sum slot has no address");
     if (src != dst) std::memcpy(dst, src, copy_bytes_);
   }
-  for (const Step& s : steps_) {
-    const dnnl_status_t st = dnnl_primitive_execute(s.prim.get(), stream_.get(), static_cast<int>(s.args.size()),
-                                                    s.args.data());
-    if (st != dnnl_success) {
-      return Internal(exec::NodeLabel(*node_) + ": oneDNN execution failed: " + dnnl_status2str(st));
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const std::vector<dnnl_exec_arg_t>& args = st.args[i];
+    const dnnl_status_t status = dnnl_primitive_execute(steps_[i].prim.get(), st.stream.get(),
+                                                        static_cast<int>(args.size()), args.data());
+    if (status != dnnl_success) {
+      return Internal(exec::NodeLabel(*node_) + ": oneDNN execution failed: " + dnnl_status2str(status));
     }
   }
-  const dnnl_status_t st = dnnl_stream_wait(stream_.get());
-  if (st != dnnl_success) return Internal(exec::NodeLabel(*node_) + ": oneDNN stream wait failed: " + dnnl_status2str(st));
-  if (silu_slot_ >= 0) SiluInPlace(static_cast<float*>(io_.outputs[silu_slot_]), silu_elements_, threads_);
+  const dnnl_status_t status = dnnl_stream_wait(st.stream.get());
+  if (status != dnnl_success) {
+    return Internal(exec::NodeLabel(*node_) + ": oneDNN stream wait failed: " + dnnl_status2str(status));
+  }
+  if (silu_slot_ >= 0) SiluInPlace(static_cast<float*>(io.outputs[silu_slot_]), silu_elements_, threads_);
   return Status::Ok();
 }
 
-Status DnnlKernel::Run(void* args, rt::TaskContext& ctx) {
-  auto* k = static_cast<DnnlKernel*>(args);
-  if (omp_get_max_threads() != k->threads_) omp_set_num_threads(k->threads_);
-  return k->Execute();
+Status DnnlKernel::Run(void* args, rt::TaskContext& /*ctx*/) {
+  auto* b = static_cast<exec::KernelBinding*>(args);
+  const auto& k = exec::BoundKernel<DnnlKernel>(*b);
+  if (omp_get_max_threads() != k.threads_) omp_set_num_threads(k.threads_);
+  return k.Execute(b->io, *static_cast<State*>(b->state.get()));
 }
 
 }  // namespace ge::dnnl_kernels

@@ -1,13 +1,15 @@
 // DnnlKernel: the one PreparedKernel class of the dnnl engine. A kernel is a short list of oneDNN primitives
-// (usually one) created at prepare, run in order on memory objects whose data handles are re-pointed at the io()
-// slots on every run (the loader patches graph IO slots between executions).
+// (usually one) created at prepare, run in order on memory objects whose data handles are re-pointed at the
+// binding's slots on every run (the loader patches graph IO slots between executions).
 //
-// Ownership: the kernel owns its dnnl::engine and dnnl::stream, the primitives, every memory object, constant
-// weights reordered into the primitive's preferred layout, and one scratchpad buffer shared by its steps
-// (dnnl::scratchpad_mode::user, sized at prepare).
-// Threading: one execution at a time (data handles and the scratchpad are mutated by a run). The task sets the
-// calling thread's OpenMP thread count to the request's intra_op_threads when it differs; oneDNN then uses that
-// many OpenMP threads. Errors at run come back as a Status naming the node; no exception leaves the task.
+// Ownership: the kernel owns its dnnl::engine, the primitives, constant weights reordered into the primitive's
+// preferred layout and other memory filled at prepare (shared, read-only at run). Each binding (CreateState) owns
+// what a run mutates: its memory objects for the slots, the intermediates between steps, one scratchpad shared by
+// its steps (dnnl::scratchpad_mode::user, sized at prepare) and a dnnl::stream.
+// Threading: the kernel is immutable after Finalize; bindings run concurrently (oneDNN primitives are
+// thread-safe with user scratchpads). The task sets the calling thread's OpenMP thread count to the request's
+// intra_op_threads when it differs; oneDNN then uses that many OpenMP threads. Errors at run come back as a
+// Status naming the node; no exception leaves the task.
 #pragma once
 #include <dnnl.hpp>
 
@@ -32,13 +34,19 @@ class DnnlKernel final : public exec::PreparedKernel {
   bool reference() const { return reference_; }
 
   dnnl::engine& engine() { return engine_; }
+  // For work at prepare (weight reorders); runs use their binding's own stream.
   dnnl::stream& stream() { return stream_; }
 
-  // A memory object whose data handle is set from input / output slot `slot` before every run.
+  // A memory object whose data handle is set from input / output slot `slot` before every run (each binding has
+  // its own; the returned one only names it in AddStep).
   dnnl::memory BindInput(int slot, const dnnl::memory::desc& md);
   dnnl::memory BindOutput(int slot, const dnnl::memory::desc& md);
-  // Kernel-owned memory of md (allocated by oneDNN, freed with the kernel).
-  dnnl::memory OwnedMemory(const dnnl::memory::desc& md);
+  // Memory a step writes and a later step of the same run reads (a layout reorder's output): allocated per
+  // binding; the returned object has no data and only names it in AddStep.
+  dnnl::memory IntermediateMemory(const dnnl::memory::desc& md);
+  // Kernel-owned memory of md that prepare fills (reordered weights, folded constants) and runs only read; shared
+  // by every binding.
+  dnnl::memory PreparedMemory(const dnnl::memory::desc& md);
   // Memory wrapping a constant input's bytes: a reorder source, or prepacked weights a primitive reads. Never
   // written (the bytes may be a read-only mapping of the model file).
   dnnl::memory ConstMemory(const dnnl::memory::desc& md, const void* data);
@@ -52,7 +60,8 @@ class DnnlKernel final : public exec::PreparedKernel {
   const std::vector<ReorderedWeights>& reordered_weights() const { return reordered_weights_; }
 
   // Appends a primitive run after the previous ones. args must not include DNNL_ARG_SCRATCHPAD: when pd has a
-  // scratchpad, the kernel's shared buffer is passed (pd must have been created with user scratchpad mode).
+  // scratchpad, the binding's shared buffer is passed (pd must have been created with user scratchpad mode).
+  // Memory not made by the functions above is treated as read-only and shared by every binding.
   void AddStep(const dnnl::primitive& prim, const dnnl::primitive_desc_base& pd,
                const std::vector<std::pair<int, dnnl::memory>>& args);
   // Before the steps: copy `bytes` from input slot `in` to output slot `out` unless both hold the same address
@@ -63,35 +72,39 @@ class DnnlKernel final : public exec::PreparedKernel {
     silu_slot_ = slot;
     silu_elements_ = elements;
   }
-  // Allocates the scratchpad and fixes the argument arrays; call once after the last AddStep.
+  // Sizes the scratchpad and names the implementation; call once after the last AddStep.
   void Finalize();
 
-  // The rt task body.
+  // The rt task body; args is a KernelBinding of this kernel.
   static Status Run(void* args, rt::TaskContext& ctx);
 
  private:
-  struct Bind {
-    dnnl_memory_t mem;  // owned by memories_
-    bool output;
-    int slot;
+  enum class MemKind : unsigned char { kInput, kOutput, kIntermediate, kShared };
+  struct MemSpec {
+    dnnl::memory memory;  // kShared: the memory itself; otherwise a data-less placeholder with the desc
+    MemKind kind;
+    int slot;  // kInput / kOutput
   };
   struct Step {
     dnnl::primitive prim;
     size_t scratch_bytes = 0;
     dnnl::memory::desc scratch_md;
-    std::vector<dnnl_exec_arg_t> args;
+    std::vector<std::pair<int, int>> args;  // {DNNL_ARG_*, index into mems_}
   };
-  Status Execute();
+  struct State;
+  StatusOr<std::unique_ptr<exec::KernelState>> CreateState() const override;
+  int AddMemory(const dnnl::memory& m, MemKind kind, int slot);
+  int IndexOf(const dnnl::memory& m);  // registers memory it has not seen as kShared
+  Status Execute(const exec::KernelIo& io, State& st) const;
 
   const ir::Node* node_;
   std::string impl_;
   int threads_;
   dnnl::engine engine_;
-  dnnl::stream stream_;
-  std::vector<dnnl::memory> memories_;  // keeps every memory object referenced by binds_ and steps_ alive
-  std::vector<Bind> binds_;
+  dnnl::stream stream_;       // prepare only
+  std::vector<MemSpec> mems_;
   std::vector<Step> steps_;
-  dnnl::memory scratchpad_;  // u8 buffer of the largest step's scratchpad; empty when none needs one
+  size_t scratch_bytes_ = 0;  // the largest step's scratchpad
   std::vector<ReorderedWeights> reordered_weights_;
   int copy_in_ = -1, copy_out_ = -1;
   bool reference_ = false;

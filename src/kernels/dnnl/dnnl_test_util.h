@@ -21,7 +21,7 @@
 #include "kernels/ref/node_runner.h"
 #include "ops/op_schema.h"
 #include "rt/task.h"
-#include "rt/thread_pool.h"
+#include "rt/cpu/thread_pool.h"
 
 namespace ge::dnnl_kernels::testing {
 
@@ -49,12 +49,13 @@ struct Prepared {
   ir::Node* node = nullptr;
   exec::PrepareRequest request;
   std::unique_ptr<exec::PreparedKernel> kernel;  // nullptr when the engine declined
+  std::unique_ptr<exec::KernelBinding> binding;  // the kernel's slots and state for these buffers
   std::vector<Tensor> inputs, outputs;
 
   Status Run(rt::ThreadPool* pool = nullptr) {
     rt::TaskContext ctx;
     ctx.pool = pool;
-    return kernel->fn()(kernel->args(), ctx);
+    return kernel->fn()(binding.get(), ctx);
   }
 };
 
@@ -112,7 +113,8 @@ inline StatusOr<std::unique_ptr<Prepared>> PrepareCase(const Case& c) {
   r.max_isa = c.max_isa;
   GE_ASSIGN_OR_RETURN(p->kernel, PrepareDnnlKernel(r));
   if (p->kernel == nullptr) return p;
-  exec::KernelIo& io = p->kernel->io();
+  GE_ASSIGN_OR_RETURN(p->binding, p->kernel->NewBinding());
+  exec::KernelIo& io = p->binding->io;
   if (io.inputs.size() != c.inputs.size() || io.outputs.size() != static_cast<size_t>(c.num_outputs)) {
     return Internal("io() has the wrong number of slots");
   }

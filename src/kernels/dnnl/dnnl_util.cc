@@ -231,7 +231,7 @@ dnnl::memory WeightsMemory(DnnlKernel* k, const OpView& v, int input, const dnnl
   }
   if (c == nullptr || chosen == stored) return k->BindInput(input, plain);
   dnnl::memory src = k->ConstMemory(stored, c->raw_data());
-  dnnl::memory dst = k->OwnedMemory(chosen);
+  dnnl::memory dst = k->PreparedMemory(chosen);
   dnnl::reorder(src, dst).execute(k->stream(), src, dst);
   k->stream().wait();
   if (input != v.packed_input) k->RecordPackedWeights(input, dst);
@@ -251,8 +251,8 @@ ActivationBinding BindActivations(DnnlKernel* k, const dnnl::memory::desc& src_s
   b.dst_slot = k->BindOutput(0, dst_slot);
   const bool src_direct = src_md == src_slot;
   b.dst_direct = dst_md == dst_slot;
-  b.src = src_direct ? x_slot : k->OwnedMemory(src_md);
-  b.dst = b.dst_direct ? b.dst_slot : k->OwnedMemory(dst_md);
+  b.src = src_direct ? x_slot : k->IntermediateMemory(src_md);
+  b.dst = b.dst_direct ? b.dst_slot : k->IntermediateMemory(dst_md);
   if (!src_direct) AddReorder(k, x_slot, b.src);
   return b;
 }

@@ -48,7 +48,7 @@ TEST(DnnlEltwise, InPlace) {
   const Case c("HardSigmoid", {RandomTensor({5, 7}, rng)});
   auto p = PrepareCase(c);
   ASSERT_TRUE(p.ok() && (*p)->kernel != nullptr);
-  (*p)->kernel->io().outputs[0] = (*p)->kernel->io().inputs[0];
+  (*p)->binding->io.outputs[0] = (*p)->binding->io.inputs[0];
   ASSERT_TRUE((*p)->Run().ok());
   auto want = RunRef(c);
   ASSERT_TRUE(want.ok());

@@ -88,7 +88,7 @@ std::optional<GemmPlan> PlanGemm(const OpView& v) {
 
 // beta * C as a kernel-owned [1, N] bias.
 dnnl::memory ScaledBias(DnnlKernel* k, const Tensor& c, float beta, const dnnl::memory::desc& md) {
-  dnnl::memory m = k->OwnedMemory(md);
+  dnnl::memory m = k->PreparedMemory(md);
   float* dst = static_cast<float*>(m.get_data_handle());
   const float* src = c.data<float>();
   const int64_t n = md.get_size() / sizeof(float);

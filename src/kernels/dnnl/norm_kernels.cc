@@ -94,7 +94,7 @@ KernelPtr PrepareFoldedBatchNorm(const OpView& v, const NormPlan& p) {
   const dnnl::memory::desc cmd = PlainDesc(cd);
   const dnnl::memory::desc x_md = blocked ? ActivationDesc(v.in[0]) : PlainDesc(p.view);
   const dnnl::memory::desc y_md = blocked ? ActivationDesc(v.out[0]) : PlainDesc(p.view);
-  const dnnl::memory a = k->OwnedMemory(cmd), b = k->OwnedMemory(cmd);
+  const dnnl::memory a = k->PreparedMemory(cmd), b = k->PreparedMemory(cmd);
   float* ap = static_cast<float*>(a.get_data_handle());
   float* bp = static_cast<float*>(b.get_data_handle());
   for (int64_t i = 0; i < c; ++i) {

@@ -9,9 +9,8 @@ namespace ge::exec {
 
 BinaryKernel::BinaryKernel(rt::TaskFn fn, const char* impl, const BroadcastPlan& plan) : impl_(impl), plan_(plan) {
   fn_ = fn;
-  args_ = this;
-  io_.inputs.assign(2, nullptr);
-  io_.outputs.assign(1, nullptr);
+  num_inputs_ = 2;
+  num_outputs_ = 1;
 }
 
 namespace {
@@ -41,12 +40,13 @@ struct Slots {
   void* y;
 };
 
-inline Slots Read(const BinaryKernel& k) { return {k.io().inputs[0], k.io().inputs[1], k.io().outputs[0]}; }
+inline Slots Read(const KernelBinding& b) { return {b.io.inputs[0], b.io.inputs[1], b.io.outputs[0]}; }
 
 template <typename T, typename Op>
 Status SameTask(void* args, rt::TaskContext& ctx) {
-  auto* k = static_cast<BinaryKernel*>(args);
-  const Slots s = Read(*k);
+  const auto& binding = *static_cast<const KernelBinding*>(args);
+  const BinaryKernel* k = &BoundKernel<BinaryKernel>(binding);
+  const Slots s = Read(binding);
   const T* a = static_cast<const T*>(s.a);
   const T* b = static_cast<const T*>(s.b);
   T* y = static_cast<T*>(s.y);
@@ -58,8 +58,9 @@ Status SameTask(void* args, rt::TaskContext& ctx) {
 
 template <typename T, typename Op>
 Status ScalarATask(void* args, rt::TaskContext& ctx) {
-  auto* k = static_cast<BinaryKernel*>(args);
-  const Slots s = Read(*k);
+  const auto& binding = *static_cast<const KernelBinding*>(args);
+  const BinaryKernel* k = &BoundKernel<BinaryKernel>(binding);
+  const Slots s = Read(binding);
   const T va = *static_cast<const T*>(s.a);
   const T* b = static_cast<const T*>(s.b);
   T* y = static_cast<T*>(s.y);
@@ -71,8 +72,9 @@ Status ScalarATask(void* args, rt::TaskContext& ctx) {
 
 template <typename T, typename Op>
 Status ScalarBTask(void* args, rt::TaskContext& ctx) {
-  auto* k = static_cast<BinaryKernel*>(args);
-  const Slots s = Read(*k);
+  const auto& binding = *static_cast<const KernelBinding*>(args);
+  const BinaryKernel* k = &BoundKernel<BinaryKernel>(binding);
+  const Slots s = Read(binding);
   const T* a = static_cast<const T*>(s.a);
   const T vb = *static_cast<const T*>(s.b);
   T* y = static_cast<T*>(s.y);
@@ -122,8 +124,9 @@ void GeneralRows(const BroadcastPlan& p, const T* a, const T* b, T* y, int64_t r
 
 template <typename T, typename Op>
 Status GeneralTask(void* args, rt::TaskContext& ctx) {
-  auto* k = static_cast<BinaryKernel*>(args);
-  const Slots s = Read(*k);
+  const auto& binding = *static_cast<const KernelBinding*>(args);
+  const BinaryKernel* k = &BoundKernel<BinaryKernel>(binding);
+  const Slots s = Read(binding);
   const BroadcastPlan& p = k->plan();
   const T* a = static_cast<const T*>(s.a);
   const T* b = static_cast<const T*>(s.b);

@@ -13,7 +13,7 @@
 
 #include "ir/graph.h"
 #include "kernels/exec/prepared_kernel.h"
-#include "rt/model.h"
+#include "rt/cpu/cpu_model.h"
 
 namespace ge::exec {
 namespace {
@@ -42,7 +42,8 @@ TEST(ChainDispatch, TenThousandNodes) {
 
   alignas(64) float buf[2][kWidth] = {};
   std::vector<std::unique_ptr<PreparedKernel>> kernels;
-  auto model = rt::Model::Create("chain", 1, nullptr);
+  std::vector<std::unique_ptr<KernelBinding>> bindings;
+  auto model = rt::CpuModel::Create("chain", 1, nullptr);
   ASSERT_TRUE(model.ok()) << model.status().ToString();
   for (int i = 0; i < kNodes; ++i) {
     PrepareRequest r;
@@ -53,9 +54,12 @@ TEST(ChainDispatch, TenThousandNodes) {
     auto k = PrepareKernel(r);
     ASSERT_TRUE(k.ok()) << k.status().ToString();
     ASSERT_STREQ((*k)->impl_name(), "exec.unary_f32");
-    (*k)->io().inputs[0] = buf[i % 2];
-    (*k)->io().outputs[0] = buf[(i + 1) % 2];
-    ASSERT_TRUE((*model)->AddKernel(0, (*k)->fn(), (*k)->args()).ok());
+    auto b = (*k)->NewBinding();
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    (*b)->io.inputs[0] = buf[i % 2];
+    (*b)->io.outputs[0] = buf[(i + 1) % 2];
+    ASSERT_TRUE((*model)->AddKernel(0, (*k)->fn(), b->get()).ok());
+    bindings.push_back(std::move(*b));
     kernels.push_back(std::move(*k));
   }
   ASSERT_TRUE((*model)->Finalize().ok());
@@ -91,8 +95,8 @@ TEST(ChainDispatch, TenThousandNodes) {
   float x[kWidth];
   std::copy(buf[0], buf[0] + kWidth, x);
   rt::TaskContext ctx;
-  ASSERT_TRUE(kernels[0]->fn()(kernels[0]->args(), ctx).ok());
-  ASSERT_TRUE(kernels[1]->fn()(kernels[1]->args(), ctx).ok());
+  ASSERT_TRUE(kernels[0]->fn()(bindings[0].get(), ctx).ok());
+  ASSERT_TRUE(kernels[1]->fn()(bindings[1].get(), ctx).ok());
   for (int j = 0; j < kWidth; ++j) EXPECT_EQ(buf[0][j], -(x[j] < 0 ? 0.0f : x[j])) << j;
 }
 

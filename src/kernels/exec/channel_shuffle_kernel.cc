@@ -14,9 +14,8 @@ class ChannelShuffleKernel final : public PreparedKernel {
  public:
   ChannelShuffleKernel(int num_inputs, int num_outputs) {
     fn_ = &ChannelShuffleKernel::Task;
-    args_ = this;
-    io_.inputs.assign(num_inputs, nullptr);
-    io_.outputs.assign(num_outputs, nullptr);
+    num_inputs_ = num_inputs;
+    num_outputs_ = num_outputs;
   }
   const char* impl_name() const override { return "exec.channel_shuffle"; }
 
@@ -28,41 +27,42 @@ class ChannelShuffleKernel final : public PreparedKernel {
 
  private:
   static Status Task(void* args, rt::TaskContext& ctx) {
-    auto* k = static_cast<ChannelShuffleKernel*>(args);
-    const int m = static_cast<int>(k->io_.outputs.size());
+    const auto* bd = static_cast<const KernelBinding*>(args);
+    const auto* k = &BoundKernel<ChannelShuffleKernel>(*bd);
+    const int m = static_cast<int>(bd->io.outputs.size());
     const size_t e = k->elem;
     if (!k->nhwc) {  // [N, C, pixels]: one plane per channel
       const size_t plane = static_cast<size_t>(k->pixels) * e;
       const int64_t planes = k->batch * m * k->per_out;
-      ParallelRange(ctx, planes, [k, plane](size_t b, size_t end) {
+      ParallelRange(ctx, planes, [k, bd, plane](size_t b, size_t end) {
         for (size_t p = b; p < end; ++p) {
-          const int64_t j = static_cast<int64_t>(p) % (static_cast<int64_t>(k->io_.outputs.size()) * k->per_out);
-          const int64_t n = static_cast<int64_t>(p) / (static_cast<int64_t>(k->io_.outputs.size()) * k->per_out);
+          const int64_t j = static_cast<int64_t>(p) % (static_cast<int64_t>(bd->io.outputs.size()) * k->per_out);
+          const int64_t n = static_cast<int64_t>(p) / (static_cast<int64_t>(bd->io.outputs.size()) * k->per_out);
           const ops::ShuffleSource& s = k->sources[j];
-          const char* from = static_cast<const char*>(k->io_.inputs[s.input]) +
+          const char* from = static_cast<const char*>(bd->io.inputs[s.input]) +
                              (n * k->in_channels[s.input] + s.channel) * plane;
-          char* to = static_cast<char*>(k->io_.outputs[j / k->per_out]) + (n * k->per_out + j % k->per_out) * plane;
+          char* to = static_cast<char*>(bd->io.outputs[j / k->per_out]) + (n * k->per_out + j % k->per_out) * plane;
           std::memcpy(to, from, plane);
         }
       }, 1);
       return Status::Ok();
     }
     // NHWC: [N, pixels, C] per tensor; each pixel gathers its output channels.
-    ParallelRange(ctx, k->batch * k->pixels, [k, e, m](size_t b, size_t end) {
+    ParallelRange(ctx, k->batch * k->pixels, [k, bd, e, m](size_t b, size_t end) {
       for (size_t p = b; p < end; ++p) {
         for (int t = 0; t < m; ++t) {
-          char* to = static_cast<char*>(k->io_.outputs[t]) + p * k->per_out * e;
+          char* to = static_cast<char*>(bd->io.outputs[t]) + p * k->per_out * e;
           const ops::ShuffleSource* src = &k->sources[t * k->per_out];
           if (e == 4) {  // float32: word copies the compiler keeps in registers
             auto* to4 = reinterpret_cast<uint32_t*>(to);
             for (int64_t j = 0; j < k->per_out; ++j) {
-              to4[j] = static_cast<const uint32_t*>(k->io_.inputs[src[j].input])[p * k->in_channels[src[j].input] +
+              to4[j] = static_cast<const uint32_t*>(bd->io.inputs[src[j].input])[p * k->in_channels[src[j].input] +
                                                                                  src[j].channel];
             }
             continue;
           }
           for (int64_t j = 0; j < k->per_out; ++j) {
-            const char* from = static_cast<const char*>(k->io_.inputs[src[j].input]) +
+            const char* from = static_cast<const char*>(bd->io.inputs[src[j].input]) +
                                (p * k->in_channels[src[j].input] + src[j].channel) * e;
             std::memcpy(to + j * e, from, e);
           }

@@ -52,13 +52,16 @@ void Check(const std::vector<Tensor>& in, int outputs, int64_t groups, Format la
   const bool nhwc = layout == Format::kNHWC;
   std::vector<Tensor> stored_in, got;
   for (const Tensor& x : in) stored_in.push_back(nhwc ? PermuteNchwNhwc(x, true) : x);
-  for (int i = 0; i < static_cast<int>(in.size()); ++i) k->io().inputs[i] = stored_in[i].raw_data();
+  auto binding = k->NewBinding();
+  ASSERT_TRUE(binding.ok());
+  KernelIo& io = (*binding)->io;
+  for (int i = 0; i < static_cast<int>(in.size()); ++i) io.inputs[i] = stored_in[i].raw_data();
   for (int o = 0; o < outputs; ++o) {
     got.push_back(Tensor::Create(DataType::kFloat, (*want)[o].tensor.dims()).value());
-    k->io().outputs[o] = got[o].raw_data();
+    io.outputs[o] = got[o].raw_data();
   }
   rt::TaskContext ctx;
-  ASSERT_TRUE(k->fn()(k->args(), ctx).ok());
+  ASSERT_TRUE(k->fn()(binding->get(), ctx).ok());
   for (int o = 0; o < outputs; ++o) {
     EXPECT_TRUE(TensorsMatch(nhwc ? PermuteNchwNhwc(got[o], false) : got[o], (*want)[o].tensor, 0.0)) << "output " << o;
   }

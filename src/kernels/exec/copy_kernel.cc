@@ -9,15 +9,15 @@ namespace ge::exec {
 
 CopyKernel::CopyKernel(int num_inputs, int num_outputs, size_t nbytes) : nbytes_(nbytes) {
   fn_ = &CopyKernel::Task;
-  args_ = this;
-  io_.inputs.assign(num_inputs, nullptr);
-  io_.outputs.assign(num_outputs, nullptr);
+  num_inputs_ = num_inputs;
+  num_outputs_ = num_outputs;
 }
 
 Status CopyKernel::Task(void* args, rt::TaskContext& ctx) {
-  auto* k = static_cast<CopyKernel*>(args);
-  const char* src = static_cast<const char*>(k->io_.inputs[0]);
-  char* dst = static_cast<char*>(k->io_.outputs[0]);
+  const auto& binding = *static_cast<const KernelBinding*>(args);
+  const CopyKernel* k = &BoundKernel<CopyKernel>(binding);
+  const char* src = static_cast<const char*>(binding.io.inputs[0]);
+  char* dst = static_cast<char*>(binding.io.outputs[0]);
   if (src == dst) return Status::Ok();  // placed in place by the memory planner
   // Bytes count as elements for the split policy: 64 KiB is a lot for one memcpy call to share.
   ParallelRange(

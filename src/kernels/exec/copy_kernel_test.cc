@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "kernels/exec/exec_test_util.h"
-#include "rt/thread_pool.h"
+#include "rt/cpu/thread_pool.h"
 
 namespace ge::exec::testing {
 namespace {
@@ -45,7 +45,7 @@ TEST(CopyKernel, SameSlotIsANoOp) {
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   Tensor buf = (*p)->inputs[0];
   Tensor before = buf.Clone().value();
-  (*p)->kernel->io().outputs[0] = buf.raw_data();
+  (*p)->binding->io.outputs[0] = buf.raw_data();
   ASSERT_TRUE((*p)->Run().ok());
   EXPECT_EQ(std::memcmp(buf.raw_data(), before.raw_data(), buf.nbytes()), 0);
 }

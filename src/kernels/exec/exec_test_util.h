@@ -20,7 +20,7 @@
 #include "kernels/ref/testing/op_tester.h"
 #include "ops/families.h"
 #include "rt/task.h"
-#include "rt/thread_pool.h"
+#include "rt/cpu/thread_pool.h"
 
 namespace ge::exec::testing {
 
@@ -95,6 +95,7 @@ struct Prepared {
   ir::Node* node = nullptr;
   PrepareRequest request;
   std::unique_ptr<PreparedKernel> kernel;
+  std::unique_ptr<KernelBinding> binding;  // the kernel's slots and state for these buffers
   std::vector<Tensor> inputs;   // what the input slots point at
   std::vector<Tensor> outputs;  // what the output slots point at (planned dtype and dims)
 
@@ -102,7 +103,7 @@ struct Prepared {
   Status Run(rt::ThreadPool* pool = nullptr) {
     rt::TaskContext ctx;
     ctx.pool = pool;
-    return kernel->fn()(kernel->args(), ctx);
+    return kernel->fn()(binding.get(), ctx);
   }
 };
 
@@ -164,7 +165,8 @@ inline StatusOr<std::unique_ptr<Prepared>> PrepareCase(const OpCase& c,
   r.seed = 42;
   GE_ASSIGN_OR_RETURN(p->kernel, PrepareKernel(r));
   // Slots: inputs point at copies (so an in-place kernel cannot clobber the case), outputs at fresh buffers.
-  KernelIo& io = p->kernel->io();
+  GE_ASSIGN_OR_RETURN(p->binding, p->kernel->NewBinding());
+  KernelIo& io = p->binding->io;
   if (io.inputs.size() != c.inputs.size() || io.outputs.size() != static_cast<size_t>(c.num_outputs)) {
     return Internal("io() has the wrong number of slots");
   }

@@ -9,7 +9,7 @@
 #include "base/tensor_desc.h"
 #include "kernels/exec/prepared_kernel.h"
 #include "rt/task.h"
-#include "rt/thread_pool.h"
+#include "rt/task.h"
 
 namespace ge::exec {
 

@@ -13,9 +13,8 @@ class PackedMatMulKernel final : public PreparedKernel {
  public:
   PackedMatMulKernel(int num_inputs, int num_outputs) {
     fn_ = &PackedMatMulKernel::Task;
-    args_ = this;
-    io_.inputs.assign(num_inputs, nullptr);
-    io_.outputs.assign(num_outputs, nullptr);
+    num_inputs_ = num_inputs;
+    num_outputs_ = num_outputs;
   }
   const char* impl_name() const override { return "exec.packed_gemm_avx2"; }
 
@@ -29,11 +28,12 @@ class PackedMatMulKernel final : public PreparedKernel {
   static constexpr int64_t kRowChunk = 24;  // 4 register tiles of rows per work item
 
   static Status Task(void* args, rt::TaskContext& ctx) {
-    auto* kr = static_cast<PackedMatMulKernel*>(args);
-    const float* a = static_cast<const float*>(kr->io_.inputs[0]);
-    float* c = static_cast<float*>(kr->io_.outputs[0]);
+    const auto* bd = static_cast<const KernelBinding*>(args);
+    const auto* kr = &BoundKernel<PackedMatMulKernel>(*bd);
+    const float* a = static_cast<const float*>(bd->io.inputs[0]);
+    float* c = static_cast<float*>(bd->io.outputs[0]);
     const float* bias = !kr->const_bias.empty() ? kr->const_bias.data()
-                        : kr->bias_input >= 0   ? static_cast<const float*>(kr->io_.inputs[kr->bias_input])
+                        : kr->bias_input >= 0   ? static_cast<const float*>(bd->io.inputs[kr->bias_input])
                                                 : nullptr;
     const int64_t n = kr->b.n, panels = (n + kPanel - 1) / kPanel;
     const int64_t chunks = (kr->m + kRowChunk - 1) / kRowChunk;

@@ -85,6 +85,15 @@ bool IsHostOrRefEngine(const std::string& engine) { return engine.empty() || eng
 
 }  // namespace
 
+StatusOr<std::unique_ptr<KernelBinding>> PreparedKernel::NewBinding() const {
+  auto b = std::make_unique<KernelBinding>();
+  b->kernel = this;
+  b->io.inputs.assign(static_cast<size_t>(num_inputs_), nullptr);
+  b->io.outputs.assign(static_cast<size_t>(num_outputs_), nullptr);
+  GE_ASSIGN_OR_RETURN(b->state, CreateState());
+  return b;
+}
+
 PrepareRequest MakeRequest(const ir::Node& node, const RequestSettings& settings) {
   PrepareRequest r;
   r.node = &node;

@@ -1,14 +1,20 @@
 // Prepared kernels: what a loaded static model (runtime v1's SinkModel, later v2's Launch kernels) runs for one
 // node. A kernel is prepared once at load (InitNodes: attributes parsed, shapes fixed, strides and loops chosen)
-// and then run many times as an rt task {fn, args} with no allocation and no look-up by name.
+// and then run many times as an rt task {fn, binding} with no allocation and no look-up by name.
 //
-// Addresses: every input and output has one slot in io(). The loader fills the slots after Prepare (feature-map
-// offsets resolved against the model's memory, constants pointing into the weights) and, for graph inputs and
-// outputs, patches the slots before each execution so user buffers are bound without copies (zero-copy IO, seed
-// 002 "InitIoNodes"). A kernel reads its slots on every run and never caches addresses derived from them.
+// Immutable after Prepare: everything one execution changes lives in a KernelBinding (the node's address slots and
+// the kernel's mutable state: engine memory objects, scratch buffers, a reference kernel's context). A loaded
+// model makes one binding per kernel for each of its execution contexts, so one prepared kernel serves several
+// concurrent executions (issue 10, "reentrant loaded models").
 //
-// Threading: fn may run on any stream worker; a kernel object is run by one execution at a time (a SinkModel owns
-// one feature-map memory and serializes its executions). Intra-op parallelism uses TaskContext::pool.
+// Addresses: every input and output has one slot in KernelBinding::io. The loader fills the slots of a binding
+// (feature-map offsets resolved against that context's memory, constants pointing into the weights) and, for
+// graph inputs and outputs, patches them before each execution so user buffers are bound without copies
+// (zero-copy IO, seed 002 "InitIoNodes"). A kernel reads its slots on every run and never caches addresses derived
+// from them across runs.
+//
+// Threading: fn may run on any stream worker; one binding is run by one execution at a time, different bindings
+// of one kernel concurrently. Intra-op parallelism uses TaskContext::pool.
 #pragma once
 #include <memory>
 #include <string>
@@ -34,26 +40,52 @@ struct KernelIo {
   std::vector<void*> outputs;
 };
 
+class PreparedKernel;
+
+// What one binding of a kernel may change while it runs, besides its slots. Owned by the binding.
+class KernelState {
+ public:
+  virtual ~KernelState() = default;
+};
+
+// A prepared kernel bound into one execution context: the task's args (fn(binding, ctx)).
+struct KernelBinding {
+  const PreparedKernel* kernel = nullptr;  // outlives the binding
+  KernelIo io;                             // sized for the node by NewBinding, all null
+  std::unique_ptr<KernelState> state;      // the kernel's, or null when it needs none
+};
+
 class PreparedKernel {
  public:
   virtual ~PreparedKernel() = default;
   PreparedKernel(const PreparedKernel&) = delete;
   PreparedKernel& operator=(const PreparedKernel&) = delete;
 
-  // The task to add to an rt::Model: fn(args, ctx). args is usually this object.
+  // The task body to add to an rt::Model with a binding of this kernel as its args.
   rt::TaskFn fn() const { return fn_; }
-  void* args() { return args_; }
-  KernelIo& io() { return io_; }
-  const KernelIo& io() const { return io_; }
+  // A fresh binding: null slots and new state (engine memory, scratch). Thread-safe; fails only when the state
+  // cannot be allocated.
+  StatusOr<std::unique_ptr<KernelBinding>> NewBinding() const;
+  int num_inputs() const { return num_inputs_; }
+  int num_outputs() const { return num_outputs_; }
   // Which implementation runs, e.g. "exec.unary_f32" or "ref" (the reference-kernel adapter). For inspection.
   virtual const char* impl_name() const = 0;
 
  protected:
   PreparedKernel() = default;
+  // The per-binding state; none by default.
+  virtual StatusOr<std::unique_ptr<KernelState>> CreateState() const { return std::unique_ptr<KernelState>(); }
+  // Set by each kernel's constructor.
   rt::TaskFn fn_ = nullptr;
-  void* args_ = nullptr;
-  KernelIo io_;
+  int num_inputs_ = 0;
+  int num_outputs_ = 0;
 };
+
+// The kernel a task body runs, from its args (a KernelBinding).
+template <typename K>
+inline const K& BoundKernel(const KernelBinding& b) {
+  return *static_cast<const K*>(b.kernel);
+}
 
 // Everything Prepare may look at. All descs are fully static (known dtype and dims) tensor descs.
 struct PrepareRequest {

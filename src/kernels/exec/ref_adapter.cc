@@ -7,6 +7,25 @@
 
 namespace ge::exec {
 
+// What one binding's runs change.
+struct RefAdapter::State final : KernelState {
+  ref::KernelContext kctx;       // a copy of the kernel's, with rng pointing at this state's generator
+  std::vector<Value> borrowed;   // per input: a Tensor borrowing bound[i]
+  std::vector<void*> bound;      // the slot address borrowed[i] wraps (re-wrapped when the slot changes)
+  std::vector<void*> out_bound;  // the output slot kctx.preallocated[i] wraps (nullptr: none)
+  std::mt19937_64 rng;
+};
+
+StatusOr<std::unique_ptr<KernelState>> RefAdapter::CreateState() const {
+  auto st = std::make_unique<State>();
+  st->kctx = kctx_;
+  st->rng.seed(seed_);
+  st->kctx.rng = &st->rng;
+  st->borrowed.resize(in_descs_.size());
+  st->bound.assign(in_descs_.size(), nullptr);
+  return std::unique_ptr<KernelState>(std::move(st));
+}
+
 StatusOr<std::unique_ptr<RefAdapter>> RefAdapter::Create(const PrepareRequest& request) {
   GE_RETURN_IF_ERROR(ValidateRequest(request));
   const ir::Node& node = *request.node;
@@ -36,53 +55,52 @@ StatusOr<std::unique_ptr<RefAdapter>> RefAdapter::Create(const PrepareRequest& r
   c.inferred = request.output_descs;
   c.inputs.assign(node.num_inputs(), nullptr);
   c.outputs.resize(node.num_outputs());
-  c.rng = &k->rng_;
-  k->rng_.seed(request.seed);
+  k->seed_ = request.seed;
   k->in_descs_ = request.input_descs;
   k->const_values_.resize(node.num_inputs());
-  k->borrowed_.resize(node.num_inputs());
-  k->bound_.assign(node.num_inputs(), nullptr);
   for (int i = 0; i < node.num_inputs(); ++i) {
     k->in_present_.push_back(InputPresent(request, i));
     if (const Tensor* t = ConstInput(request, i)) k->const_values_[i] = Value(*t);
   }
   for (int i = 0; i < node.num_outputs(); ++i) k->out_present_.push_back(OutputPresent(request, i));
-  k->io_.inputs.assign(node.num_inputs(), nullptr);
-  k->io_.outputs.assign(node.num_outputs(), nullptr);
+  k->num_inputs_ = node.num_inputs();
+  k->num_outputs_ = node.num_outputs();
   k->fn_ = &RefAdapter::Task;
-  k->args_ = k.get();
   return k;
 }
 
-Status RefAdapter::Task(void* args, rt::TaskContext& /*ctx*/) { return static_cast<RefAdapter*>(args)->Run(); }
+Status RefAdapter::Task(void* args, rt::TaskContext& /*ctx*/) {
+  auto* b = static_cast<KernelBinding*>(args);
+  return BoundKernel<RefAdapter>(*b).Run(b->io, *static_cast<State*>(b->state.get()));
+}
 
-Status RefAdapter::BindInputs() {
+Status RefAdapter::BindInputs(const KernelIo& io, State& st) const {
   for (size_t i = 0; i < in_descs_.size(); ++i) {
     if (!in_present_[i]) {
-      kctx_.inputs[i] = nullptr;
+      st.kctx.inputs[i] = nullptr;
       continue;
     }
     if (const_values_[i].is_tensor()) {
-      kctx_.inputs[i] = &const_values_[i];
+      st.kctx.inputs[i] = &const_values_[i];
       continue;
     }
-    void* slot = io_.inputs[i];
+    void* slot = io.inputs[i];
     const TensorDesc& d = in_descs_[i];
-    if (slot == nullptr || slot != bound_[i] || !borrowed_[i].is_tensor()) {
+    if (slot == nullptr || slot != st.bound[i] || !st.borrowed[i].is_tensor()) {
       const size_t nbytes = static_cast<size_t>(NumElements(d.shape.dims())) * DataTypeSize(d.dtype);
       if (slot == nullptr && nbytes != 0) {
         return FailedPrecondition(label_ + ": input " + std::to_string(i) + " has no address bound");
       }
-      borrowed_[i] = Value(Tensor(d.dtype, d.shape.dims(), TensorStorage::Borrow(slot, nbytes, nullptr)));
-      bound_[i] = slot;
+      st.borrowed[i] = Value(Tensor(d.dtype, d.shape.dims(), TensorStorage::Borrow(slot, nbytes, nullptr)));
+      st.bound[i] = slot;
     }
-    kctx_.inputs[i] = &borrowed_[i];
+    st.kctx.inputs[i] = &st.borrowed[i];
   }
   return Status::Ok();
 }
 
-Status RefAdapter::StoreOutput(int i) {
-  const Value& v = kctx_.outputs[i];
+Status RefAdapter::StoreOutput(const KernelIo& io, const State& st, int i) const {
+  const Value& v = st.kctx.outputs[i];
   const std::string which = "output " + std::to_string(i) + " ('" + kctx_.node->output(i)->name() + "')";
   if (!v.is_tensor() || !v.tensor.valid()) {
     return Internal(label_ + ": the reference kernel produced no tensor for " + which);
@@ -93,7 +111,7 @@ Status RefAdapter::StoreOutput(int i) {
     return FailedPrecondition(label_ + ": " + which + " is " + DataTypeName(t.dtype()) + DimsToString(t.dims()) +
                               " but the plan expects " + want.ToString());
   }
-  void* slot = io_.outputs[i];
+  void* slot = io.outputs[i];
   const size_t nbytes = t.nbytes();
   if (slot == nullptr) {
     if (nbytes == 0) return Status::Ok();
@@ -105,40 +123,41 @@ Status RefAdapter::StoreOutput(int i) {
 
 // Lets the ref kernel write straight into the output slots (no allocation, no copy) when a slot shares no byte
 // with any input: AllocateOutput zero-fills what it hands out, which would destroy an aliased input.
-void RefAdapter::BindOutputs() {
-  if (kctx_.preallocated.size() != out_present_.size()) kctx_.preallocated.assign(out_present_.size(), Tensor());
-  if (out_bound_.size() != out_present_.size()) out_bound_.assign(out_present_.size(), nullptr);
+void RefAdapter::BindOutputs(const KernelIo& io, State& st) const {
+  ref::KernelContext& kctx = st.kctx;
+  if (kctx.preallocated.size() != out_present_.size()) kctx.preallocated.assign(out_present_.size(), Tensor());
+  if (st.out_bound.size() != out_present_.size()) st.out_bound.assign(out_present_.size(), nullptr);
   for (size_t i = 0; i < out_present_.size(); ++i) {
-    void* slot = out_present_[i] ? io_.outputs[i] : nullptr;
+    void* slot = out_present_[i] ? io.outputs[i] : nullptr;
     const TensorDesc& d = kctx_.inferred[i];
     const size_t nbytes = slot ? static_cast<size_t>(NumElements(d.shape.dims())) * DataTypeSize(d.dtype) : 0;
     bool usable = slot != nullptr && nbytes != 0 && d.dtype != DataType::kString;
     const char* lo = static_cast<const char*>(slot);
-    for (size_t k = 0; usable && k < kctx_.inputs.size(); ++k) {
-      const Value* in = kctx_.inputs[k];
+    for (size_t k = 0; usable && k < kctx.inputs.size(); ++k) {
+      const Value* in = kctx.inputs[k];
       if (in == nullptr || !in->is_tensor() || !in->tensor.valid()) continue;
       const char* ilo = static_cast<const char*>(in->tensor.raw_data());
       usable = ilo + in->tensor.nbytes() <= lo || lo + nbytes <= ilo;
     }
     if (!usable) {
-      kctx_.preallocated[i] = Tensor();
-      out_bound_[i] = nullptr;
-    } else if (slot != out_bound_[i]) {
-      kctx_.preallocated[i] = Tensor(d.dtype, d.shape.dims(), TensorStorage::Borrow(slot, nbytes, nullptr));
-      out_bound_[i] = slot;
+      kctx.preallocated[i] = Tensor();
+      st.out_bound[i] = nullptr;
+    } else if (slot != st.out_bound[i]) {
+      kctx.preallocated[i] = Tensor(d.dtype, d.shape.dims(), TensorStorage::Borrow(slot, nbytes, nullptr));
+      st.out_bound[i] = slot;
     }
   }
 }
 
-Status RefAdapter::Run() {
-  GE_RETURN_IF_ERROR(BindInputs());
-  BindOutputs();
-  for (Value& v : kctx_.outputs) v = Value();
-  Status s = ref_fn_(kctx_);
+Status RefAdapter::Run(const KernelIo& io, State& st) const {
+  GE_RETURN_IF_ERROR(BindInputs(io, st));
+  BindOutputs(io, st);
+  for (Value& v : st.kctx.outputs) v = Value();
+  Status s = ref_fn_(st.kctx);
   for (int i = 0; s.ok() && i < static_cast<int>(out_present_.size()); ++i) {
-    if (out_present_[i]) s = StoreOutput(i);
+    if (out_present_[i]) s = StoreOutput(io, st, i);
   }
-  for (Value& v : kctx_.outputs) v = Value();  // release what the ref kernel allocated
+  for (Value& v : st.kctx.outputs) v = Value();  // release what the ref kernel allocated
   return s;
 }
 

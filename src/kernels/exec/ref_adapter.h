@@ -2,8 +2,8 @@
 // each input slot as a Tensor borrowing the slot's bytes, runs the ref kernel, checks that every output has the
 // planned dtype and dims, and copies it into its output slot (nothing to copy when the ref kernel's output already
 // is the slot's memory).
-// Thread-safety: one execution at a time (the kernel keeps its KernelContext, borrowed input wrappers and random
-// generator between runs).
+// Thread-safety: the kernel is immutable; each binding has its own KernelContext, borrowed input wrappers and random
+// generator (seeded from the request, so every binding draws the same sequence).
 #pragma once
 #include <memory>
 #include <random>
@@ -24,23 +24,22 @@ class RefAdapter final : public PreparedKernel {
   const char* impl_name() const override { return "ref"; }
 
  private:
+  struct State;
   RefAdapter() = default;
+  StatusOr<std::unique_ptr<KernelState>> CreateState() const override;
   static Status Task(void* args, rt::TaskContext& ctx);
-  Status Run();
-  Status BindInputs();
-  void BindOutputs();
-  Status StoreOutput(int i);
+  Status Run(const KernelIo& io, State& st) const;
+  Status BindInputs(const KernelIo& io, State& st) const;
+  void BindOutputs(const KernelIo& io, State& st) const;
+  Status StoreOutput(const KernelIo& io, const State& st, int i) const;
 
   ref::RefKernelFn ref_fn_ = nullptr;
-  ref::KernelContext kctx_;           // node, attrs, opset, names and inferred (= planned) output descs
+  ref::KernelContext kctx_;           // template of each binding's: node, attrs, opset, names, planned output descs
+  uint64_t seed_ = 0;
   std::string label_;                 // "node 'n' (Op)"
   std::vector<TensorDesc> in_descs_;  // planned
   std::vector<bool> in_present_, out_present_;
   std::vector<Value> const_values_;  // per input: the request's constant (kind kNone when not constant)
-  std::vector<Value> borrowed_;      // per input: a Tensor borrowing bound_[i]
-  std::vector<void*> bound_;         // the slot address borrowed_[i] wraps (re-wrapped when the slot changes)
-  std::vector<void*> out_bound_;     // the output slot kctx_.preallocated[i] wraps (nullptr: none)
-  std::mt19937_64 rng_;              // for random ops, seeded from the request
 };
 
 }  // namespace ge::exec

@@ -31,8 +31,8 @@ TEST(RefAdapter, SoftmaxEqualsTheRefKernelAndFollowsRepatchedSlots) {
   OpCase c2("Softmax", {RandomTensor(DataType::kFloat, {3, 10}, rng)});
   Tensor in2 = c2.inputs[0].Clone().value();
   Tensor out2 = Tensor::Create(DataType::kFloat, {3, 10}).value();
-  (*p)->kernel->io().inputs[0] = in2.raw_data();
-  (*p)->kernel->io().outputs[0] = out2.raw_data();
+  (*p)->binding->io.inputs[0] = in2.raw_data();
+  (*p)->binding->io.outputs[0] = out2.raw_data();
   ASSERT_TRUE((*p)->Run().ok());
   auto want = RunRef(c2);
   ASSERT_TRUE(want.ok());
@@ -53,8 +53,8 @@ TEST(RefAdapter, OutputSlotOverAnInputSlotStillComputesFromTheInput) {
   for (int run = 0; run < 2; ++run) {  // alias, then a separate buffer again (slots re-patched)
     Tensor a = c.inputs[0].Clone().value();
     Tensor out = Tensor::Create(DataType::kInt32, {4, 8}).value();
-    (*p)->kernel->io().inputs[0] = a.raw_data();
-    (*p)->kernel->io().outputs[0] = run == 0 ? a.raw_data() : out.raw_data();
+    (*p)->binding->io.inputs[0] = a.raw_data();
+    (*p)->binding->io.outputs[0] = run == 0 ? a.raw_data() : out.raw_data();
     ASSERT_TRUE((*p)->Run().ok());
     ExpectTensorNear(run == 0 ? a : out, (*want)[0].tensor, 0, run == 0 ? "in place" : "separate");
   }
@@ -95,7 +95,7 @@ TEST(RefAdapter, UnboundSlotIsAnError) {
   std::mt19937 rng(34);
   auto p = PrepareCase(OpCase("Softmax", {RandomTensor(DataType::kFloat, {2, 2}, rng)}));
   ASSERT_TRUE(p.ok());
-  (*p)->kernel->io().inputs[0] = nullptr;
+  (*p)->binding->io.inputs[0] = nullptr;
   EXPECT_EQ((*p)->Run().code(), StatusCode::kFailedPrecondition);
 }
 

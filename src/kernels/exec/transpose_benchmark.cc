@@ -37,7 +37,9 @@ void BM_DataMovement(benchmark::State& state) {
     return;
   }
   PreparedKernel* k = (*p)->kernel.get();
+  KernelBinding* binding = (*p)->binding.get();
   std::unique_ptr<PreparedKernel> ref;
+  std::unique_ptr<KernelBinding> ref_binding;
   if (state.range(1) == 1) {
     auto r = RefAdapter::Create((*p)->request);
     if (!r.ok()) {
@@ -45,12 +47,19 @@ void BM_DataMovement(benchmark::State& state) {
       return;
     }
     ref = std::move(*r);
-    ref->io() = k->io();
+    auto b = ref->NewBinding();
+    if (!b.ok()) {
+      state.SkipWithError(b.status().ToString().c_str());
+      return;
+    }
+    ref_binding = std::move(*b);
+    ref_binding->io = binding->io;
     k = ref.get();
+    binding = ref_binding.get();
   }
   rt::TaskContext ctx;
   for (auto _ : state) {
-    Status s = k->fn()(k->args(), ctx);
+    Status s = k->fn()(binding, ctx);
     if (!s.ok()) state.SkipWithError(s.ToString().c_str());
   }
   state.SetLabel(std::string(kNames[state.range(0)]) + ": " + k->impl_name());

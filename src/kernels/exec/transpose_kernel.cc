@@ -127,13 +127,14 @@ void GatherUnits(const GatherPlan& p, const T* in, T* out, int64_t begin, int64_
 
 template <typename T>
 Status GatherTask(void* args, rt::TaskContext& ctx) {
-  auto* k = static_cast<GatherKernel*>(args);
+  const auto& binding = *static_cast<const KernelBinding*>(args);
+  const GatherKernel* k = &BoundKernel<GatherKernel>(binding);
   const GatherPlan& p = k->plan();
   if (p.inner == GatherPlan::Inner::kEmpty) return Status::Ok();
-  const T* in = static_cast<const T*>(k->io().inputs[0]) + p.in_offset;
-  T* out = static_cast<T*>(k->io().outputs[0]);
+  const T* in = static_cast<const T*>(binding.io.inputs[0]) + p.in_offset;
+  T* out = static_cast<T*>(binding.io.outputs[0]);
   if (p.contiguous() && static_cast<const void*>(in) == out) return Status::Ok();
-  if (k->io().inputs[0] == k->io().outputs[0]) {
+  if (binding.io.inputs[0] == binding.io.outputs[0]) {
     return FailedPrecondition(std::string(k->impl_name()) + ": the output slot is the input's (not an in-place op)");
   }
   const int64_t units = p.outer_count * p.splits;
@@ -222,9 +223,8 @@ GatherPlan BuildGatherPlan(const std::vector<GatherAxis>& axes, int64_t in_offse
 
 GatherKernel::GatherKernel(const char* impl, const GatherPlan& plan, int num_inputs) : impl_(impl), plan_(plan) {
   fn_ = TaskForSize(plan.elem_size);
-  args_ = this;
-  io_.inputs.assign(num_inputs, nullptr);
-  io_.outputs.assign(1, nullptr);
+  num_inputs_ = num_inputs;
+  num_outputs_ = 1;
 }
 
 size_t GatherableElemSize(const PrepareRequest& r) {

@@ -84,7 +84,7 @@ TEST(TransposeKernel, IdentityInPlaceIsANoOp) {
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   Tensor buf = (*p)->inputs[0];
   Tensor before = buf.Clone().value();
-  (*p)->kernel->io().outputs[0] = buf.raw_data();
+  (*p)->binding->io.outputs[0] = buf.raw_data();
   ASSERT_TRUE((*p)->Run().ok());
   EXPECT_EQ(std::memcmp(buf.raw_data(), before.raw_data(), buf.nbytes()), 0);
 }
@@ -93,7 +93,7 @@ TEST(TransposeKernel, NonIdentityInPlaceIsAnError) {
   std::mt19937 rng(34);
   auto p = PrepareCase(OpCase("Transpose", {RandomTensor(DataType::kFloat, {4, 6}, rng)}));
   ASSERT_TRUE(p.ok()) << p.status().ToString();
-  (*p)->kernel->io().outputs[0] = (*p)->inputs[0].raw_data();
+  (*p)->binding->io.outputs[0] = (*p)->inputs[0].raw_data();
   EXPECT_FALSE((*p)->Run().ok());
 }
 

@@ -13,9 +13,8 @@ namespace ge::exec {
 UnaryKernel::UnaryKernel(rt::TaskFn fn, const char* impl, int64_t numel, const UnaryParams& params, int num_inputs)
     : impl_(impl), numel_(numel), params_(params) {
   fn_ = fn;
-  args_ = this;
-  io_.inputs.assign(num_inputs, nullptr);
-  io_.outputs.assign(1, nullptr);
+  num_inputs_ = num_inputs;
+  num_outputs_ = 1;
 }
 
 namespace {
@@ -30,9 +29,10 @@ void UnaryLoop(const T* x, T* y, size_t begin, size_t end, Op op) {
 // The whole hot path: read the slots, loop, return.
 template <typename T, typename Op>
 Status UnaryTask(void* args, rt::TaskContext& ctx) {
-  auto* k = static_cast<UnaryKernel*>(args);
-  const T* x = static_cast<const T*>(k->io().inputs[0]);
-  T* y = static_cast<T*>(k->io().outputs[0]);
+  const auto& binding = *static_cast<const KernelBinding*>(args);
+  const UnaryKernel* k = &BoundKernel<UnaryKernel>(binding);
+  const T* x = static_cast<const T*>(binding.io.inputs[0]);
+  T* y = static_cast<T*>(binding.io.outputs[0]);
   const Op op(k->params());
   ParallelRange(ctx, k->numel(), [x, y, op](size_t b, size_t e) { UnaryLoop<T, Op>(x, y, b, e, op); });
   return Status::Ok();

@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "kernels/exec/exec_test_util.h"
-#include "rt/thread_pool.h"
+#include "rt/cpu/thread_pool.h"
 
 namespace ge::exec::testing {
 namespace {
@@ -168,7 +168,7 @@ TEST(UnaryKernel, InPlaceSlots) {
   auto p = PrepareCase(c);
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   Tensor buf = (*p)->inputs[0];
-  (*p)->kernel->io().outputs[0] = buf.raw_data();  // the planner placed y on x
+  (*p)->binding->io.outputs[0] = buf.raw_data();  // the planner placed y on x
   ASSERT_TRUE((*p)->Run().ok());
   auto want = RunRef(c);
   ASSERT_TRUE(want.ok());

@@ -100,11 +100,8 @@ class WinogradConvKernel final : public PreparedKernel {
  public:
   WinogradConvKernel(int num_inputs, const WinogradShape& s) : s_(s) {
     fn_ = &WinogradConvKernel::Task;
-    args_ = this;
-    io_.inputs.assign(num_inputs, nullptr);
-    io_.outputs.assign(1, nullptr);
-    v_.resize(static_cast<size_t>(16 * s.tiles * s.c));
-    m_.resize(static_cast<size_t>(16 * s.tiles * s.k));
+    num_inputs_ = num_inputs;
+    num_outputs_ = 1;
   }
   const char* impl_name() const override { return "exec.winograd_f23_avx2"; }
 
@@ -115,11 +112,13 @@ class WinogradConvKernel final : public PreparedKernel {
 
  private:
   static Status Task(void* args, rt::TaskContext& ctx) {
-    auto* k = static_cast<WinogradConvKernel*>(args);
+    const auto* bd = static_cast<const KernelBinding*>(args);
+    const auto* k = &BoundKernel<WinogradConvKernel>(*bd);
+    auto* work = static_cast<Workspace*>(bd->state.get());
     const WinogradShape& s = k->s_;
-    const float* x = static_cast<const float*>(k->io_.inputs[0]);
-    float* y = static_cast<float*>(k->io_.outputs[0]);
-    const float* sum = k->sum_input >= 0 ? static_cast<const float*>(k->io_.inputs[k->sum_input]) : nullptr;
+    const float* x = static_cast<const float*>(bd->io.inputs[0]);
+    float* y = static_cast<float*>(bd->io.outputs[0]);
+    const float* sum = k->sum_input >= 0 ? static_cast<const float*>(bd->io.inputs[k->sum_input]) : nullptr;
     auto run = [&ctx](int64_t items, auto&& body) {
       if (ctx.pool != nullptr && items > 1) {
         ctx.pool->ParallelFor(static_cast<size_t>(items), [&](size_t b, size_t e) { body(b, e); }, 1);
@@ -128,8 +127,8 @@ class WinogradConvKernel final : public PreparedKernel {
       }
     };
     const int64_t chunks = (s.tiles + kTileChunk - 1) / kTileChunk;
-    float* v = k->v_.data();
-    float* m = k->m_.data();
+    float* v = work->v.data();
+    float* m = work->m.data();
     run(chunks, [&](size_t b, size_t e) {
       InputTransform(s, x, v, static_cast<int64_t>(b) * kTileChunk,
                      std::min(s.tiles, static_cast<int64_t>(e) * kTileChunk));
@@ -152,8 +151,18 @@ class WinogradConvKernel final : public PreparedKernel {
     return Status::Ok();
   }
 
+  // Per binding: the transformed input and the products.
+  struct Workspace final : KernelState {
+    std::vector<float> v, m;
+  };
+  StatusOr<std::unique_ptr<KernelState>> CreateState() const override {
+    auto w = std::make_unique<Workspace>();
+    w->v.resize(static_cast<size_t>(16 * s_.tiles * s_.c));
+    w->m.resize(static_cast<size_t>(16 * s_.tiles * s_.k));
+    return std::unique_ptr<KernelState>(std::move(w));
+  }
+
   WinogradShape s_;
-  std::vector<float> v_, m_;  // transformed input and products: one run at a time (PreparedKernel contract)
 };
 
 bool AllEqual(const std::vector<int64_t>& v, size_t n, int64_t value) {

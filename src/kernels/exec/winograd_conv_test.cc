@@ -74,11 +74,13 @@ void Check(const Case& c, uint32_t seed) {
   EXPECT_STREQ(k->impl_name(), "exec.winograd_f23_avx2");
   Tensor xs = PermuteNchwNhwc(x, true), ss = PermuteNchwNhwc(sum, true);
   Tensor ys = Tensor::Create(DataType::kFloat, yd).value();
-  k->io().inputs[0] = xs.raw_data();
-  if (c.sum) k->io().inputs[3] = ss.raw_data();
-  k->io().outputs[0] = ys.raw_data();
+  auto binding = k->NewBinding();
+  ASSERT_TRUE(binding.ok());
+  (*binding)->io.inputs[0] = xs.raw_data();
+  if (c.sum) (*binding)->io.inputs[3] = ss.raw_data();
+  (*binding)->io.outputs[0] = ys.raw_data();
   rt::TaskContext ctx;
-  ASSERT_TRUE(k->fn()(k->args(), ctx).ok());
+  ASSERT_TRUE(k->fn()(binding->get(), ctx).ok());
   EXPECT_TRUE(TensorsMatch(PermuteNchwNhwc(ys, false), want, Tolerance{1e-4, 1e-4}))
       << DimsToString(c.x) << " k " << c.k;
 }

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <condition_variable>
 #include <list>
 #include <unordered_set>
 
@@ -31,9 +32,16 @@ struct PatchPoint {
 // Where a value lives once loaded.
 struct ValueAddress {
   proto::Segment segment = proto::SEG_NONE;
-  void* address = nullptr;  // feature map and constants
+  void* address = nullptr;  // constants
+  uint64_t offset = 0;      // feature map
   int io_index = -1;        // inputs and outputs
   uint64_t size = 0;
+};
+
+// A kernel argument slot that holds a feature-map address: re-based when a context runs on other memory.
+struct FeatureMapSlot {
+  void** slot;
+  uint64_t offset;
 };
 
 struct CopyArgs {
@@ -112,6 +120,56 @@ Status VerifyNodeDescs(const ir::Node& n, int64_t opset, const std::vector<Tenso
 
 }  // namespace
 
+namespace {
+
+// Caller-provided feature-map memory must hold the model's plan and be 64-byte aligned.
+Status CheckFeatureMapMemory(const std::string& model, uint64_t needed, void* memory, size_t size) {
+  if (size < needed) {
+    return InvalidArgument("model " + model + " needs " + std::to_string(needed) +
+                           " bytes of feature-map memory; the caller provided " + std::to_string(size));
+  }
+  if (reinterpret_cast<uintptr_t>(memory) % 64 != 0) {
+    return InvalidArgument("caller-provided feature-map memory must be 64-byte aligned");
+  }
+  return Status::Ok();
+}
+
+// One execution context (issue 10, reentrant models): what a single execution mutates. Its own kernel bindings
+// (slots and state), copy-task arguments, zero-copy patch points and rt::Model over the shared prepared kernels,
+// and the feature-map memory its slots currently address. One execution at a time per context.
+struct ExecContext {
+  void* own_feature_map = nullptr;      // device memory this context allocated (lazily), freed with it
+  void* default_feature_map = nullptr;  // what it runs on unless a caller gives memory: own, or the load's
+  void* feature_map = nullptr;          // the base its feature-map slots address now
+  std::vector<std::unique_ptr<exec::KernelBinding>> bindings;  // by node index
+  std::list<CopyArgs> copies;                                  // stable addresses
+  struct ProfiledTask {
+    rt::TaskFn fn;
+    void* args;
+    NodeProfile* entry;
+  };
+  std::list<ProfiledTask> profiled;  // stable addresses
+  std::vector<PatchPoint> patches;
+  std::vector<FeatureMapSlot> fm_slots;
+  // Where the host cannot dereference device memory (Device::HostAccessible): per graph input and output, a
+  // device buffer the kernels address; the caller's bytes are copied in before and out after each execution.
+  std::vector<void*> staged_inputs, staged_outputs;
+  std::unique_ptr<rt::Model> model;  // last: destroyed first (its workers run the tasks above)
+
+  bool staged() const { return !staged_inputs.empty() || !staged_outputs.empty(); }
+  void Bind(const std::vector<DataBuffer>& in, const std::vector<DataBuffer>& out) {
+    if (staged()) return;  // the slots address the staging buffers for good
+    for (const PatchPoint& p : patches) *p.slot = p.output ? out[p.io_index].data : in[p.io_index].data;
+  }
+  void Rebase(void* base) {
+    if (base == feature_map) return;
+    for (const FeatureMapSlot& f : fm_slots) *f.slot = static_cast<char*>(base) + f.offset;
+    feature_map = base;
+  }
+};
+
+}  // namespace
+
 struct SinkModel::Impl {
   rt::Device* device = nullptr;
   std::shared_ptr<const om::OmReader> om;
@@ -121,26 +179,31 @@ struct SinkModel::Impl {
   SinkModelStats stats;
   IsaLevel target = IsaLevel::kNone;  // MODEL_DEF target_isa: the highest implementation level kernels may use
   kernels::EngineList engines;        // SinkModelOptions::engines
+  proto::TaskListProto tasks;         // TASK_INFO, validated by the first context's DoTaskSink
+  int num_streams = 1, num_events = 0;
+  uint64_t feature_map_bytes = 0;
 
-  void* feature_map = nullptr;
-  bool owns_feature_map = false;
+  void* load_feature_map = nullptr;  // SinkModelOptions::feature_map: the first context's memory
+  bool stage_io = false;             // device memory is not host-accessible: IO through staging buffers
+  void* device_constants = nullptr;  // constants uploaded to device memory (same condition); freed with the model
   std::vector<ValueAddress> addresses;  // by value index
-  std::vector<std::unique_ptr<exec::PreparedKernel>> kernels;
-  std::list<CopyArgs> copies;  // stable addresses
+  std::vector<std::unique_ptr<exec::PreparedKernel>> kernels;  // by node index; immutable after InitNodes
   bool profile_tasks = false;
   std::vector<NodeProfile> profile;  // one per kernel task when profiling; reserved up front (stable addresses)
-  struct ProfiledTask {
-    rt::TaskFn fn;
-    void* args;
-    NodeProfile* entry;
-  };
-  std::list<ProfiledTask> profiled;  // stable addresses
-  std::vector<PatchPoint> patches;
-  std::unique_ptr<rt::Model> model;
 
-  std::mutex exec_mu;  // one execution at a time: the feature map and the patched slots are shared
+  // The context pool: at most max_contexts, created on demand; executions beyond wait for a free one.
+  int max_contexts = 1;
+  std::mutex pool_mu;
+  std::condition_variable pool_cv;
+  std::vector<std::unique_ptr<ExecContext>> contexts;  // guarded by pool_mu
+  std::vector<ExecContext*> free_contexts;             // guarded by pool_mu
+  int creating = 0;                                    // contexts being built outside the lock; guarded by pool_mu
+  bool aborted = false;                                // Abort() until ResetAbort(); guarded by pool_mu
+
+  // One ExecuteAsync in flight: its context and buffers, from enqueue until its release task ran.
   struct AsyncRun {
     Impl* impl;
+    ExecContext* context;
     std::vector<DataBuffer> inputs, outputs;
     std::list<AsyncRun>::iterator self;
   };
@@ -148,44 +211,60 @@ struct SinkModel::Impl {
   std::list<AsyncRun> async_runs;  // guarded by async_mu; a run removes itself when done
 
   ~Impl() {
-    model.reset();
-    if (owns_feature_map && feature_map != nullptr) (void)device->Free(rt::MemType::kDevice, feature_map);
+    for (auto& c : contexts) {
+      c->model.reset();
+      if (c->own_feature_map != nullptr) (void)device->Free(rt::MemType::kDevice, c->own_feature_map);
+      for (void* b : c->staged_inputs) (void)device->Free(rt::MemType::kDevice, b);
+      for (void* b : c->staged_outputs) (void)device->Free(rt::MemType::kDevice, b);
+    }
+    if (device_constants != nullptr) (void)device->Free(rt::MemType::kDevice, device_constants);
   }
+  // Copies every constant a kernel addresses into one block of device memory and points the addresses there.
+  Status UploadConstants();
+  Status AllocateStaging(ExecContext& c);
 
   Status InitModelMem(const proto::ModelDefProto& def, const SinkModelOptions& options);
   Status InitIoNodes(const proto::ModelDefProto& def);
   Status InitIoDescs(const proto::ModelDefProto& def);
-  Status InitNodes(const proto::ModelDefProto& def, const proto::TaskListProto& tasks);
-  Status DoTaskSink(const proto::ModelDefProto& def, const proto::TaskListProto& tasks);
+  Status InitNodes(const proto::ModelDefProto& def);
+  // A new context: bindings for every kernel, slots resolved against |feature_map| (null: allocated on first
+  // use), the task list sunk into its own rt::Model (DoTaskSink).
+  StatusOr<std::unique_ptr<ExecContext>> CreateContext(void* feature_map);
+  Status DoTaskSink(ExecContext& c);
   static Status RunProfiled(void* args, rt::TaskContext& ctx);
   // Records |slot| as a patch point when |value| is a graph input or output, else writes its address.
-  Status Resolve(int value, void** slot, const std::string& what);
-  void Bind(const std::vector<DataBuffer>& in, const std::vector<DataBuffer>& out) {
-    for (const PatchPoint& p : patches) *p.slot = p.output ? out[p.io_index].data : in[p.io_index].data;
-  }
-  static Status AsyncTask(void* args, rt::TaskContext& ctx);
+  Status Resolve(ExecContext& c, int value, void** slot, const std::string& what);
+  // A free context, or a new one while fewer than max_contexts exist, or waits for one to be released.
+  StatusOr<ExecContext*> Acquire();
+  void Release(ExecContext* c);
+  // Points |c| at the caller's feature map (non-null) or its own memory (allocated now if it has none).
+  Status UseFeatureMap(ExecContext& c, void* caller_feature_map);
+  Status Run(const std::vector<DataBuffer>& in, const std::vector<DataBuffer>& out, void* feature_map);
+  Status EnqueueRun(const std::vector<DataBuffer>& in, const std::vector<DataBuffer>& out, rt::Stream& stream);
+  static Status AsyncBindTask(void* args, rt::TaskContext& ctx);
+  static Status AsyncReleaseTask(void* args, rt::TaskContext& ctx);
 };
 
 Status SinkModel::Impl::InitModelMem(const proto::ModelDefProto& def, const SinkModelOptions& options) {
-  const uint64_t bytes = def.memory().feature_map_bytes();
-  stats.feature_map_bytes = bytes;
-  if (options.feature_map != nullptr) {
-    if (options.feature_map_size < bytes) {
-      return InvalidArgument("model " + name + " needs " + std::to_string(bytes) +
-                             " bytes of feature-map memory; the caller provided " +
-                             std::to_string(options.feature_map_size));
-    }
-    if (reinterpret_cast<uintptr_t>(options.feature_map) % 64 != 0) {
-      return InvalidArgument("caller-provided feature-map memory must be 64-byte aligned");
-    }
-    feature_map = options.feature_map;
+  feature_map_bytes = def.memory().feature_map_bytes();
+  stats.feature_map_bytes = feature_map_bytes;
+  if (options.feature_map == nullptr) return Status::Ok();
+  GE_RETURN_IF_ERROR(CheckFeatureMapMemory(name, feature_map_bytes, options.feature_map, options.feature_map_size));
+  load_feature_map = options.feature_map;
+  return Status::Ok();
+}
+
+Status SinkModel::Impl::UseFeatureMap(ExecContext& c, void* caller_feature_map) {
+  if (caller_feature_map != nullptr) {
+    c.Rebase(caller_feature_map);
     return Status::Ok();
   }
-  if (bytes == 0) return Status::Ok();
-  auto mem = device->Malloc(rt::MemType::kDevice, bytes, 4096);
-  if (!mem.ok()) return mem.status().WithContext("model " + name + ": feature-map memory");
-  feature_map = *mem;
-  owns_feature_map = true;
+  if (c.default_feature_map == nullptr && feature_map_bytes > 0) {
+    auto mem = device->Malloc(rt::MemType::kDevice, feature_map_bytes, 4096);
+    if (!mem.ok()) return mem.status().WithContext("model " + name + ": feature-map memory");
+    c.own_feature_map = c.default_feature_map = *mem;
+  }
+  c.Rebase(c.default_feature_map);
   return Status::Ok();
 }
 
@@ -213,7 +292,7 @@ Status SinkModel::Impl::InitIoNodes(const proto::ModelDefProto& def) {
         if (p.offset() > fm_bytes || bytes > fm_bytes - p.offset()) {
           return DataLoss(what + " lies outside the feature map");
         }
-        a.address = static_cast<char*>(feature_map) + p.offset();
+        a.offset = p.offset();
         break;
       case proto::SEG_CONSTANT: {
         const Tensor* t = v->const_value();
@@ -266,54 +345,46 @@ Status SinkModel::Impl::InitIoDescs(const proto::ModelDefProto& def) {
   return Status::Ok();
 }
 
-Status SinkModel::Impl::Resolve(int value, void** slot, const std::string& what) {
+Status SinkModel::Impl::Resolve(ExecContext& c, int value, void** slot, const std::string& what) {
   if (value < 0 || static_cast<size_t>(value) >= addresses.size()) return DataLoss(what + ": bad value index");
   const ValueAddress& a = addresses[value];
   switch (a.segment) {
     case proto::SEG_FEATURE_MAP:
+      c.fm_slots.push_back(FeatureMapSlot{slot, a.offset});
+      *slot = c.feature_map != nullptr ? static_cast<char*>(c.feature_map) + a.offset : nullptr;
+      return Status::Ok();
     case proto::SEG_CONSTANT:
       *slot = a.address;
       return Status::Ok();
     case proto::SEG_INPUT:
     case proto::SEG_OUTPUT:
-      patches.push_back(PatchPoint{slot, a.segment == proto::SEG_OUTPUT, a.io_index});
-      *slot = nullptr;
+      c.patches.push_back(PatchPoint{slot, a.segment == proto::SEG_OUTPUT, a.io_index});
+      *slot = !c.staged() ? nullptr
+              : a.segment == proto::SEG_OUTPUT ? c.staged_outputs[a.io_index] : c.staged_inputs[a.io_index];
       return Status::Ok();
     default:
       return DataLoss(what + " reads a value with no placement");
   }
 }
 
-Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def, const proto::TaskListProto& tasks) {
+Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def) {
   std::vector<ir::Node*> nodes = ir->graph->nodes();
   std::vector<ir::Value*> values = ir->graph->values();
   std::unordered_map<const ir::Value*, int> index_of;
   for (size_t i = 0; i < values.size(); ++i) index_of[values[i]] = static_cast<int>(i);
-  std::vector<bool> prepared(nodes.size(), false);
   kernels.resize(nodes.size());
   for (const proto::TaskDefProto& t : tasks.tasks()) {
     if (t.type() != proto::TaskDefProto::KERNEL) continue;
-    if (t.node() < 0 || static_cast<size_t>(t.node()) >= nodes.size() || prepared[t.node()]) {
+    if (t.node() < 0 || static_cast<size_t>(t.node()) >= nodes.size() || kernels[t.node()] != nullptr) {
       return DataLoss("TASK_INFO: kernel task for node index " + std::to_string(t.node()) + " is invalid");
     }
-    prepared[t.node()] = true;
     const ir::Node* n = nodes[t.node()];
-    exec::RequestSettings settings;
-    settings.opset = ir->OpsetFor(n->domain());
-    settings.seed = def.seed() + static_cast<uint64_t>(t.node());
-    settings.intra_op_threads = device->thread_pool().num_threads();
-    settings.allow_bf16 = def.precision_mode() == "allow_bf16";
-    settings.max_isa = target;
-    const exec::PrepareRequest req = exec::MakeRequest(*n, settings);
-    GE_RETURN_IF_ERROR(VerifyNodeDescs(*n, req.opset, req.input_descs, req.const_inputs, req.output_descs));
-    auto k = exec::PrepareKernel(req, engines);
-    if (!k.ok()) return k.status().WithContext("model " + name + ": InitNodes");
-    exec::KernelIo& io = (*k)->io();
-    io.inputs.assign(n->num_inputs(), nullptr);
-    io.outputs.assign(n->num_outputs(), nullptr);
     const std::string what = "node '" + n->name() + "'";
     for (int i = 0; i < n->num_inputs(); ++i) {
-      if (n->input(i) != nullptr) GE_RETURN_IF_ERROR(Resolve(index_of.at(n->input(i)), &io.inputs[i], what));
+      if (n->input(i) == nullptr) continue;
+      if (addresses[index_of.at(n->input(i))].segment == proto::SEG_NONE) {
+        return DataLoss(what + " reads a value with no placement");
+      }
     }
     for (int i = 0; i < n->num_outputs(); ++i) {
       if (n->output(i) == nullptr) continue;
@@ -321,21 +392,93 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def, const proto::
       if (a.segment == proto::SEG_CONSTANT || a.segment == proto::SEG_INPUT) {
         return DataLoss(what + " writes a constant or a graph input");
       }
-      GE_RETURN_IF_ERROR(Resolve(index_of.at(n->output(i)), &io.outputs[i], what));
+      if (a.segment == proto::SEG_NONE) return DataLoss(what + " reads a value with no placement");
+    }
+    exec::RequestSettings settings;
+    settings.opset = ir->OpsetFor(n->domain());
+    settings.seed = def.seed() + static_cast<uint64_t>(t.node());
+    settings.intra_op_threads = device->intra_op_threads();
+    settings.allow_bf16 = def.precision_mode() == "allow_bf16";
+    settings.max_isa = target;
+    const exec::PrepareRequest req = exec::MakeRequest(*n, settings);
+    GE_RETURN_IF_ERROR(VerifyNodeDescs(*n, req.opset, req.input_descs, req.const_inputs, req.output_descs));
+    auto k = exec::PrepareKernel(req, engines);
+    if (!k.ok()) return k.status().WithContext("model " + name + ": InitNodes");
+    if ((*k)->num_inputs() != n->num_inputs() || (*k)->num_outputs() != n->num_outputs()) {
+      return Internal(what + ": its kernel has the wrong number of slots");
     }
     if (std::string((*k)->impl_name()) == "ref") ++stats.num_ref_kernels;
     ++stats.impls[(*k)->impl_name()];
     kernels[t.node()] = std::move(*k);
   }
   for (size_t i = 0; i < nodes.size(); ++i) {
-    if (!prepared[i]) return DataLoss("TASK_INFO: node '" + nodes[i]->name() + "' has no kernel task");
+    if (kernels[i] == nullptr) return DataLoss("TASK_INFO: node '" + nodes[i]->name() + "' has no kernel task");
   }
   return Status::Ok();
 }
 
+Status SinkModel::Impl::UploadConstants() {
+  constexpr uint64_t kAlign = 64;
+  uint64_t total = 0;
+  for (const ValueAddress& a : addresses) {
+    if (a.segment == proto::SEG_CONSTANT) total += (a.size + kAlign - 1) / kAlign * kAlign;
+  }
+  if (total == 0) return Status::Ok();
+  auto mem = device->Malloc(rt::MemType::kDevice, total, kAlign);
+  if (!mem.ok()) return mem.status().WithContext("model " + name + ": device memory for constants");
+  device_constants = *mem;
+  uint64_t offset = 0;
+  for (ValueAddress& a : addresses) {
+    if (a.segment != proto::SEG_CONSTANT) continue;
+    void* dst = static_cast<char*>(device_constants) + offset;
+    GE_RETURN_IF_ERROR(device->Memcpy(dst, a.address, a.size, rt::MemcpyKind::kHostToDevice));
+    a.address = dst;
+    offset += (a.size + kAlign - 1) / kAlign * kAlign;
+  }
+  return Status::Ok();
+}
+
+Status SinkModel::Impl::AllocateStaging(ExecContext& c) {
+  auto allocate = [&](const std::vector<IoDesc>& io, std::vector<void*>* out) -> Status {
+    for (const IoDesc& d : io) {
+      auto mem = device->Malloc(rt::MemType::kDevice, std::max<size_t>(d.size_bytes, 1), 64);
+      if (!mem.ok()) return mem.status().WithContext("model " + name + ": staging buffer for '" + d.name + "'");
+      out->push_back(*mem);
+    }
+    return Status::Ok();
+  };
+  GE_RETURN_IF_ERROR(allocate(inputs, &c.staged_inputs));
+  return allocate(outputs, &c.staged_outputs);
+}
+
+StatusOr<std::unique_ptr<ExecContext>> SinkModel::Impl::CreateContext(void* feature_map) {
+  auto c = std::make_unique<ExecContext>();
+  c->feature_map = feature_map;
+  std::vector<ir::Node*> nodes = ir->graph->nodes();
+  std::vector<ir::Value*> values = ir->graph->values();
+  std::unordered_map<const ir::Value*, int> index_of;
+  for (size_t i = 0; i < values.size(); ++i) index_of[values[i]] = static_cast<int>(i);
+  c->bindings.resize(nodes.size());
+  if (stage_io) GE_RETURN_IF_ERROR(AllocateStaging(*c));
+  for (size_t node = 0; node < nodes.size(); ++node) {
+    const ir::Node* n = nodes[node];
+    GE_ASSIGN_OR_RETURN(c->bindings[node], kernels[node]->NewBinding());
+    exec::KernelIo& io = c->bindings[node]->io;
+    const std::string what = "node '" + n->name() + "'";
+    for (int i = 0; i < n->num_inputs(); ++i) {
+      if (n->input(i) != nullptr) GE_RETURN_IF_ERROR(Resolve(*c, index_of.at(n->input(i)), &io.inputs[i], what));
+    }
+    for (int i = 0; i < n->num_outputs(); ++i) {
+      if (n->output(i) != nullptr) GE_RETURN_IF_ERROR(Resolve(*c, index_of.at(n->output(i)), &io.outputs[i], what));
+    }
+  }
+  GE_RETURN_IF_ERROR(DoTaskSink(*c));
+  return c;
+}
+
 // A profiled kernel task: the kernel, timed. Tasks of one node never run concurrently, so the entry needs no lock.
 Status SinkModel::Impl::RunProfiled(void* args, rt::TaskContext& ctx) {
-  auto* p = static_cast<ProfiledTask*>(args);
+  auto* p = static_cast<ExecContext::ProfiledTask*>(args);
   const auto t0 = std::chrono::steady_clock::now();
   Status s = p->fn(p->args, ctx);
   p->entry->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -343,27 +486,23 @@ Status SinkModel::Impl::RunProfiled(void* args, rt::TaskContext& ctx) {
   return s;
 }
 
-Status SinkModel::Impl::DoTaskSink(const proto::ModelDefProto& def, const proto::TaskListProto& tasks) {
-  if (profile_tasks) profile.reserve(static_cast<size_t>(tasks.tasks_size()));
-  if (def.num_streams() < 1 || def.num_streams() > kMaxStreams) {
-    return DataLoss("MODEL_DEF: stream count " + std::to_string(def.num_streams()) + " out of range");
-  }
-  if (def.num_events() < 0 || def.num_events() > kMaxEvents) return DataLoss("MODEL_DEF: event count out of range");
-  GE_ASSIGN_OR_RETURN(model, device->CreateModel(name, def.num_streams()));
-  for (int e = 0; e < def.num_events(); ++e) GE_RETURN_IF_ERROR(model->AddEvent().status());
+Status SinkModel::Impl::DoTaskSink(ExecContext& c) {
+  GE_ASSIGN_OR_RETURN(c.model, device->CreateModel(name, num_streams));
+  for (int e = 0; e < num_events; ++e) GE_RETURN_IF_ERROR(c.model->AddEvent().status());
+  rt::Model& model = *c.model;
   for (const proto::TaskDefProto& t : tasks.tasks()) {
     const int s = t.stream();
-    if (s < 0 || s >= def.num_streams()) return DataLoss("TASK_INFO: task stream out of range");
+    if (s < 0 || s >= num_streams) return DataLoss("TASK_INFO: task stream out of range");
     switch (t.type()) {
       case proto::TaskDefProto::KERNEL: {
-        exec::PreparedKernel* k = kernels[t.node()].get();
+        exec::KernelBinding* b = c.bindings[t.node()].get();
         if (profile_tasks) {
           const ir::Node* n = ir->graph->nodes()[t.node()];
-          profile.push_back(NodeProfile{n->name(), n->op_type(), k->impl_name(), 0, 0});
-          profiled.push_back(ProfiledTask{k->fn(), k->args(), &profile.back()});
-          GE_RETURN_IF_ERROR(model->AddKernel(s, RunProfiled, &profiled.back()));
+          profile.push_back(NodeProfile{n->name(), n->op_type(), b->kernel->impl_name(), 0, 0});
+          c.profiled.push_back(ExecContext::ProfiledTask{b->kernel->fn(), b, &profile.back()});
+          GE_RETURN_IF_ERROR(model.AddKernel(s, RunProfiled, &c.profiled.back()));
         } else {
-          GE_RETURN_IF_ERROR(model->AddKernel(s, k->fn(), k->args()));
+          GE_RETURN_IF_ERROR(model.AddKernel(s, b->kernel->fn(), b));
         }
         break;
       }
@@ -371,33 +510,30 @@ Status SinkModel::Impl::DoTaskSink(const proto::ModelDefProto& def, const proto:
         if (t.dst_output() < 0 || static_cast<size_t>(t.dst_output()) >= outputs.size()) {
           return DataLoss("TASK_INFO: memcpy to a bad output index");
         }
-        CopyArgs& c = copies.emplace_back();
-        c.bytes = outputs[t.dst_output()].size_bytes;
-        GE_RETURN_IF_ERROR(Resolve(t.src_value(), &c.src, "memcpy task"));
-        if (addresses[t.src_value()].size != c.bytes) return DataLoss("TASK_INFO: memcpy size mismatch");
-        patches.push_back(PatchPoint{&c.dst, true, t.dst_output()});
-        GE_RETURN_IF_ERROR(model->AddKernel(s, CopyTask, &c));
+        CopyArgs& copy = c.copies.emplace_back();
+        copy.bytes = outputs[t.dst_output()].size_bytes;
+        GE_RETURN_IF_ERROR(Resolve(c, t.src_value(), &copy.src, "memcpy task"));
+        if (addresses[t.src_value()].size != copy.bytes) return DataLoss("TASK_INFO: memcpy size mismatch");
+        c.patches.push_back(PatchPoint{&copy.dst, true, t.dst_output()});
+        if (c.staged()) copy.dst = c.staged_outputs[t.dst_output()];
+        GE_RETURN_IF_ERROR(model.AddKernel(s, CopyTask, &copy));
         break;
       }
       case proto::TaskDefProto::EVENT_RECORD:
       case proto::TaskDefProto::EVENT_WAIT:
-        if (t.event() < 0 || t.event() >= def.num_events()) return DataLoss("TASK_INFO: event id out of range");
-        GE_RETURN_IF_ERROR(t.type() == proto::TaskDefProto::EVENT_RECORD ? model->AddEventRecord(s, t.event())
-                                                                          : model->AddEventWait(s, t.event()));
+        if (t.event() < 0 || t.event() >= num_events) return DataLoss("TASK_INFO: event id out of range");
+        GE_RETURN_IF_ERROR(t.type() == proto::TaskDefProto::EVENT_RECORD ? model.AddEventRecord(s, t.event())
+                                                                          : model.AddEventWait(s, t.event()));
         break;
       case proto::TaskDefProto::END_GRAPH:
-        GE_RETURN_IF_ERROR(model->AddEndGraph(s));
+        GE_RETURN_IF_ERROR(model.AddEndGraph(s));
         break;
       default:
         return DataLoss("TASK_INFO: unknown task type " + std::to_string(t.type()));
     }
   }
-  Status s = model->Finalize();
+  Status s = model.Finalize();
   if (!s.ok()) return DataLoss("TASK_INFO: " + s.message());
-  stats.num_streams = def.num_streams();
-  stats.num_events = def.num_events();
-  stats.num_tasks = static_cast<size_t>(tasks.tasks_size());
-  stats.num_zero_copy_slots = patches.size();
   return Status::Ok();
 }
 
@@ -432,6 +568,10 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
     return FailedPrecondition("the .om is not a compiled static model (model type " +
                               std::to_string(static_cast<int>(om->header().model_type)) + ")");
   }
+  if (options.max_concurrent_executions < 1) {
+    return InvalidArgument("SinkModelOptions::max_concurrent_executions must be at least 1, got " +
+                           std::to_string(options.max_concurrent_executions));
+  }
   auto impl = std::make_unique<Impl>();
   impl->device = device;
   impl->om = om;
@@ -440,13 +580,19 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
   om::ByteSpan task_bytes = om->partition(om::PartitionType::kTaskInfo);
   if (def_bytes.empty() || task_bytes.empty()) return DataLoss("the .om lacks MODEL_DEF or TASK_INFO");
   proto::ModelDefProto def;
-  proto::TaskListProto tasks;
   if (def_bytes.size > INT32_MAX || !def.ParseFromArray(def_bytes.data, static_cast<int>(def_bytes.size))) {
     return DataLoss("MODEL_DEF does not parse");
   }
-  if (task_bytes.size > INT32_MAX || !tasks.ParseFromArray(task_bytes.data, static_cast<int>(task_bytes.size))) {
+  if (task_bytes.size > INT32_MAX ||
+      !impl->tasks.ParseFromArray(task_bytes.data, static_cast<int>(task_bytes.size))) {
     return DataLoss("TASK_INFO does not parse");
   }
+  if (def.num_streams() < 1 || def.num_streams() > kMaxStreams) {
+    return DataLoss("MODEL_DEF: stream count " + std::to_string(def.num_streams()) + " out of range");
+  }
+  if (def.num_events() < 0 || def.num_events() > kMaxEvents) return DataLoss("MODEL_DEF: event count out of range");
+  impl->num_streams = def.num_streams();
+  impl->num_events = def.num_events();
   impl->engines = options.engines;
   GE_RETURN_IF_ERROR(CheckTarget(def, impl->engines, &impl->target));
   impl->stats.target = def.target_isa();
@@ -459,11 +605,27 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
   if (impl->ir->graph == nullptr) return DataLoss("MODEL_DEF has no graph");
   impl->stats.weights_bytes = om->partition(om::PartitionType::kWeightsData).size;
   impl->profile_tasks = options.profile;
+  // Profile entries are shared by the tasks of one context: a profiled model runs one execution at a time.
+  impl->max_contexts = options.profile ? 1 : options.max_concurrent_executions;
+  if (impl->profile_tasks) impl->profile.reserve(static_cast<size_t>(impl->tasks.tasks_size()));
   GE_RETURN_IF_ERROR(impl->InitModelMem(def, options));
   GE_RETURN_IF_ERROR(impl->InitIoNodes(def));
   GE_RETURN_IF_ERROR(impl->InitIoDescs(def));
-  GE_RETURN_IF_ERROR(impl->InitNodes(def, tasks));
-  GE_RETURN_IF_ERROR(impl->DoTaskSink(def, tasks));
+  impl->stage_io = !device->HostAccessible(rt::MemType::kDevice);
+  if (impl->stage_io) GE_RETURN_IF_ERROR(impl->UploadConstants());
+  GE_RETURN_IF_ERROR(impl->InitNodes(def));
+  // The first context now: the task list is validated at load, and the feature map allocated (or the caller's
+  // taken) as before; more contexts come when executions overlap.
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<ExecContext> first, impl->CreateContext(impl->load_feature_map));
+  first->default_feature_map = impl->load_feature_map;
+  GE_RETURN_IF_ERROR(impl->UseFeatureMap(*first, nullptr));
+  impl->free_contexts.push_back(first.get());
+  impl->contexts.push_back(std::move(first));
+  impl->stats.num_streams = def.num_streams();
+  impl->stats.num_events = def.num_events();
+  impl->stats.num_tasks = static_cast<size_t>(impl->tasks.tasks_size());
+  impl->stats.num_zero_copy_slots = impl->contexts.front()->patches.size();
+  impl->stats.max_concurrent_executions = impl->max_contexts;
   return std::unique_ptr<SinkModel>(new SinkModel(std::move(impl)));
 }
 
@@ -476,25 +638,135 @@ const std::vector<IoDesc>& SinkModel::outputs() const { return impl_->outputs; }
 const SinkModelStats& SinkModel::stats() const { return impl_->stats; }
 std::vector<NodeProfile> SinkModel::profile() const { return impl_->profile; }
 
+int SinkModel::num_execution_contexts() const {
+  std::lock_guard<std::mutex> lk(impl_->pool_mu);
+  return static_cast<int>(impl_->contexts.size());
+}
+
+StatusOr<ExecContext*> SinkModel::Impl::Acquire() {
+  std::unique_lock<std::mutex> lk(pool_mu);
+  for (;;) {
+    if (!free_contexts.empty()) {
+      ExecContext* c = free_contexts.back();
+      free_contexts.pop_back();
+      return c;
+    }
+    if (static_cast<int>(contexts.size()) + creating < max_contexts) break;
+    pool_cv.wait(lk);
+  }
+  ++creating;
+  lk.unlock();
+  auto made = CreateContext(nullptr);
+  lk.lock();
+  --creating;
+  if (!made.ok()) {
+    // Out of memory for another context: run on an existing one when it frees (the pool stays bounded).
+    pool_cv.notify_all();
+    if (contexts.empty()) return made.status();
+    max_contexts = static_cast<int>(contexts.size());
+    pool_cv.wait(lk, [this] { return !free_contexts.empty(); });
+    ExecContext* c = free_contexts.back();
+    free_contexts.pop_back();
+    return c;
+  }
+  if (aborted) (*made)->model->Abort();
+  contexts.push_back(std::move(*made));
+  return contexts.back().get();
+}
+
+void SinkModel::Impl::Release(ExecContext* c) {
+  {
+    std::lock_guard<std::mutex> lk(pool_mu);
+    free_contexts.push_back(c);
+  }
+  pool_cv.notify_one();
+}
+
+Status SinkModel::Impl::Run(const std::vector<DataBuffer>& in, const std::vector<DataBuffer>& out,
+                            void* feature_map) {
+  GE_ASSIGN_OR_RETURN(ExecContext* c, Acquire());
+  Status s = UseFeatureMap(*c, feature_map);
+  if (s.ok() && c->staged()) {
+    for (size_t i = 0; s.ok() && i < in.size(); ++i) {
+      s = device->Memcpy(c->staged_inputs[i], in[i].data, in[i].size, rt::MemcpyKind::kHostToDevice);
+    }
+  }
+  if (s.ok()) {
+    c->Bind(in, out);
+    s = c->model->Execute();
+  }
+  if (s.ok() && c->staged()) {
+    for (size_t i = 0; s.ok() && i < out.size(); ++i) {
+      s = device->Memcpy(out[i].data, c->staged_outputs[i], out[i].size, rt::MemcpyKind::kDeviceToHost);
+    }
+  }
+  Release(c);
+  return s;
+}
+
 Status SinkModel::Execute(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs) {
   GE_RETURN_IF_ERROR(CheckBuffers(impl_->inputs, inputs, "input"));
   GE_RETURN_IF_ERROR(CheckBuffers(impl_->outputs, outputs, "output"));
-  std::lock_guard<std::mutex> lk(impl_->exec_mu);
-  impl_->Bind(inputs, outputs);
-  return impl_->model->Execute();
+  return impl_->Run(inputs, outputs, nullptr);
 }
 
-Status SinkModel::Impl::AsyncTask(void* args, rt::TaskContext& ctx) {
+Status SinkModel::ExecuteWithFeatureMap(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
+                                        void* feature_map, size_t feature_map_size) {
+  GE_RETURN_IF_ERROR(CheckBuffers(impl_->inputs, inputs, "input"));
+  GE_RETURN_IF_ERROR(CheckBuffers(impl_->outputs, outputs, "output"));
+  if (feature_map == nullptr) return InvalidArgument("ExecuteWithFeatureMap: no feature-map memory");
+  GE_RETURN_IF_ERROR(CheckFeatureMapMemory(impl_->name, impl_->feature_map_bytes, feature_map, feature_map_size));
+  return impl_->Run(inputs, outputs, feature_map);
+}
+
+// In stream order: [bind: feature map + IO slots, or copies into the staging buffers] [the model's launch]
+// [copies out of the staging buffers] [release the context; runs even after a failure]. The context is taken at
+// enqueue, so a caller enqueuing more runs than max_concurrent_executions waits for the stream to finish one.
+Status SinkModel::Impl::AsyncBindTask(void* args, rt::TaskContext&) {
+  auto* run = static_cast<AsyncRun*>(args);
+  GE_RETURN_IF_ERROR(run->impl->UseFeatureMap(*run->context, nullptr));
+  run->context->Bind(run->inputs, run->outputs);
+  return Status::Ok();
+}
+
+Status SinkModel::Impl::AsyncReleaseTask(void* args, rt::TaskContext&) {
   auto* run = static_cast<AsyncRun*>(args);
   Impl* impl = run->impl;
-  Status s;
-  {
-    std::lock_guard<std::mutex> lk(impl->exec_mu);
-    impl->Bind(run->inputs, run->outputs);
-    s = impl->model->Run(ctx);
-  }
+  impl->Release(run->context);
   std::lock_guard<std::mutex> lk(impl->async_mu);
   impl->async_runs.erase(run->self);
+  return Status::Ok();
+}
+
+Status SinkModel::Impl::EnqueueRun(const std::vector<DataBuffer>& in, const std::vector<DataBuffer>& out,
+                                   rt::Stream& stream) {
+  GE_ASSIGN_OR_RETURN(ExecContext* c, Acquire());
+  AsyncRun* run;
+  {
+    std::lock_guard<std::mutex> lk(async_mu);
+    async_runs.push_back(AsyncRun{this, c, in, out, {}});
+    async_runs.back().self = std::prev(async_runs.end());
+    run = &async_runs.back();
+  }
+  Status s = stream.Enqueue(rt::Task{AsyncBindTask, run});
+  for (size_t i = 0; s.ok() && c->staged() && i < in.size(); ++i) {
+    s = stream.EnqueueMemcpy(c->staged_inputs[i], in[i].data, in[i].size, rt::MemcpyKind::kHostToDevice);
+  }
+  if (s.ok()) s = c->model->ExecuteAsync(stream);
+  for (size_t i = 0; s.ok() && c->staged() && i < out.size(); ++i) {
+    s = stream.EnqueueMemcpy(out[i].data, c->staged_outputs[i], out[i].size, rt::MemcpyKind::kDeviceToHost);
+  }
+  rt::Task release{AsyncReleaseTask, run};
+  release.always = true;
+  // Once the bind task is queued, the release task must follow it whatever else failed to enqueue.
+  Status r = stream.Enqueue(release);
+  if (!r.ok()) {
+    // Not reached with a live stream (the task has a function); nothing queued can use the context then.
+    Release(c);
+    std::lock_guard<std::mutex> lk(async_mu);
+    async_runs.erase(run->self);
+    return r;
+  }
   return s;
 }
 
@@ -502,22 +774,19 @@ Status SinkModel::ExecuteAsync(const std::vector<DataBuffer>& inputs, const std:
                                rt::Stream& stream) {
   GE_RETURN_IF_ERROR(CheckBuffers(impl_->inputs, inputs, "input"));
   GE_RETURN_IF_ERROR(CheckBuffers(impl_->outputs, outputs, "output"));
-  Impl::AsyncRun* run;
-  {
-    std::lock_guard<std::mutex> lk(impl_->async_mu);
-    impl_->async_runs.push_back(Impl::AsyncRun{impl_.get(), inputs, outputs, {}});
-    impl_->async_runs.back().self = std::prev(impl_->async_runs.end());
-    run = &impl_->async_runs.back();
-  }
-  Status s = stream.Enqueue(rt::Task{Impl::AsyncTask, run});
-  if (!s.ok()) {
-    std::lock_guard<std::mutex> lk(impl_->async_mu);
-    impl_->async_runs.erase(run->self);
-  }
-  return s;
+  return impl_->EnqueueRun(inputs, outputs, stream);
 }
 
-void SinkModel::Abort() { impl_->model->Abort(); }
-void SinkModel::ResetAbort() { impl_->model->ResetAbort(); }
+void SinkModel::Abort() {
+  std::lock_guard<std::mutex> lk(impl_->pool_mu);
+  impl_->aborted = true;
+  for (auto& c : impl_->contexts) c->model->Abort();
+}
+
+void SinkModel::ResetAbort() {
+  std::lock_guard<std::mutex> lk(impl_->pool_mu);
+  impl_->aborted = false;
+  for (auto& c : impl_->contexts) c->model->ResetAbort();
+}
 
 }  // namespace ge::runtime

@@ -4,15 +4,22 @@
 //   InitIoNodes   - resolves every value's placement (feature-map offset, constant in the mapping, graph input or
 //                   output index) and the IO descriptions.
 //   InitNodes     - prepares one kernel per node (exec::PrepareKernel, after re-checking its descs with the op's
-//                   inference) and fills its slots; a slot that addresses a graph input or output becomes a
-//                   zero-copy patch point, re-bound to the caller's buffer before every execution.
-//   DoTaskSink    - builds the rt::Model: tasks bound to streams, events, end-graph; Finalize.
-// Execute (GE's NnExecute) patches the zero-copy slots with the caller's buffers and runs the whole task list in
-// one call; no per-node host work.
+//                   inference); prepared kernels are immutable from then on.
+//   DoTaskSink    - per execution context (below): a binding per kernel with its slots filled (a slot that
+//                   addresses a graph input or output becomes a zero-copy patch point, re-bound to the caller's
+//                   buffer before every execution), and an rt::Model over them: tasks bound to streams, events,
+//                   end-graph; Finalize.
+// Execute (GE's NnExecute) takes an execution context, patches its zero-copy slots with the caller's buffers and
+// runs its whole task list in one call; no per-node host work.
 //
-// Threading: every method is thread-safe. Executions of one SinkModel are serialized (it owns one feature-map
-// memory); Abort may be called from any thread. Lifetime: the SinkModel keeps the OmReader (the mapping) alive;
-// the rt::Device must outlive it.
+// Reentrancy: an execution context is one feature map + the kernels' bindings + the task list that runs them.
+// The first is made at load; concurrent Execute calls each take a free one, and a new one is made (lazily, with
+// its own feature map) while fewer than max_concurrent_executions exist; beyond that a call waits for one to free.
+// ExecuteWithFeatureMap runs on the caller's memory instead of the context's own.
+//
+// Threading: every method is thread-safe; executions run concurrently up to max_concurrent_executions. Abort may
+// be called from any thread and stops every running execution. Lifetime: the SinkModel keeps the OmReader (the
+// mapping) alive; the rt::Device must outlive it.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -40,13 +47,17 @@ struct SinkModelOptions {
   // Time every kernel task (`ge run --profile`): each task runs inside a wrapper that adds its wall time to the
   // node's entry in profile(). Costs two clock reads per task; off by default.
   bool profile = false;
+  // Executions that may run at once, each on its own execution context (feature map, kernel bindings, task list),
+  // made when executions first overlap. >= 1; a profiled model runs one at a time.
+  int max_concurrent_executions = 4;
   // The engines whose kernels the model's nodes may run on (ir::Node::engine() names them); a node whose engine
   // is not listed runs on ge's fast or reference kernels. ge's own list unless the caller passes another.
   kernels::EngineList engines = kernels::BuiltinEngines();
 };
 
 struct SinkModelStats {
-  size_t feature_map_bytes = 0;
+  size_t feature_map_bytes = 0;   // per execution context
+  int max_concurrent_executions = 1;
   size_t weights_bytes = 0;        // WEIGHTS_DATA, mapped not copied
   int num_streams = 0;
   int num_events = 0;
@@ -79,11 +90,17 @@ class SinkModel final : public ExecutableModel {
   // NnExecute on the calling thread: checks counts and sizes (InvalidArgument naming the input or output),
   // binds the buffers and runs every task. Aborted when Abort() stops it.
   Status Execute(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs) override;
+  // Execute on the caller's feature-map memory (at least stats().feature_map_bytes, 64-byte aligned, used by
+  // nothing else during the call) instead of the context's own.
+  Status ExecuteWithFeatureMap(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
+                               void* feature_map, size_t feature_map_size);
+  // Execution contexts made so far (1 after load, at most max_concurrent_executions).
+  int num_execution_contexts() const;
   // NnExecute on a caller's stream: validates now, enqueues bind + run; the buffers must stay valid until the
   // stream has passed the model (Synchronize). A failure becomes the stream's sticky error.
   Status ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
                       rt::Stream& stream) override;
-  // Stops the running execution between tasks (it returns Aborted) and refuses new ones until ResetAbort().
+  // Stops the running executions between tasks (they return Aborted) and refuses new ones until ResetAbort().
   void Abort() override;
   void ResetAbort() override;
 

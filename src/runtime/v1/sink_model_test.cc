@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
+#include <cstring>
 #include <random>
+#include <thread>
 
 #include "base/testing/expect_match.h"
 #include "compiler/model_compiler.h"
@@ -86,7 +89,7 @@ std::vector<Tensor> Execute(SinkModel& model, std::vector<Tensor>& in) {
 
 class SinkModelTest : public ::testing::Test {
  protected:
-  void SetUp() override { device_ = rt::Device::Create().value(); }
+  void SetUp() override { device_ = rt::CreateDefaultDevice().value(); }
 
   // Compiles, loads, runs |runs| times with fresh inputs and compares every output with the interpreter.
   std::unique_ptr<SinkModel> CheckAgainstInterpreter(const std::string& text, int runs = 3,
@@ -251,7 +254,7 @@ TEST_F(SinkModelTest, ActivationLayoutsAndPrepackedWeightsMatchInterpreter) {
 TEST_F(SinkModelTest, RepeatedRunsAreBitIdentical) {
   rt::DeviceOptions o;
   o.intra_op_threads = 2;
-  auto device = rt::Device::Create(o).value();
+  auto device = rt::CreateDefaultDevice(o).value();
   Compiled c = Compile(SmallCnn());
   auto model = SinkModel::Load(Open(c.bytes), device.get());
   ASSERT_TRUE(model.ok()) << model.status().ToString();
@@ -293,6 +296,87 @@ TEST_F(SinkModelTest, CallerProvidedFeatureMapMemory) {
   ASSERT_TRUE((*model)->Execute({{x.raw_data(), x.nbytes()}}, {{y.raw_data(), y.nbytes()}}).ok());
   std::vector<Tensor> ref = Reference(kChain, {x});
   EXPECT_TRUE(Near(y, ref[0], 1e-6));
+}
+
+// Reentrancy: one loaded model, several threads executing at once, each request's outputs bit-identical to the
+// single-threaded run of the same input. The CNN's kernels cover oneDNN primitives with intermediates between steps
+// (layout reorders), scratchpads, ge's own kernels and the reference adapter. Also: contexts come on demand up to
+// the limit, and a call may bring its own feature map.
+TEST_F(SinkModelTest, ConcurrentExecutionsAreBitIdenticalToSingleThreaded) {
+  rt::DeviceOptions o;
+  o.intra_op_threads = 1;
+  auto device = rt::CreateDefaultDevice(o).value();
+  for (const char* layout : {"NHWC", "NC1HWC0"}) {
+    SCOPED_TRACE(layout);
+    Compiled c = Compile(SmallCnn(), {{"ge.format.activation", layout}});
+    SinkModelOptions opts;
+    opts.max_concurrent_executions = 3;
+    auto model = SinkModel::Load(Open(c.bytes), device.get(), opts);
+    ASSERT_TRUE(model.ok()) << model.status().ToString();
+    SinkModel& m = **model;
+    EXPECT_EQ(m.num_execution_contexts(), 1);
+    EXPECT_EQ(m.stats().max_concurrent_executions, 3);
+    std::mt19937 rng(21);
+    std::vector<std::vector<Tensor>> ins;
+    std::vector<std::vector<Tensor>> want;
+    for (int i = 0; i < 6; ++i) {
+      ins.push_back(RandomInputs(m.inputs(), rng));
+      want.push_back(Execute(m, ins.back()));
+    }
+    std::atomic<int> mismatches{0}, failures{0};
+    auto serve = [&](int t) {
+      for (int r = t; r < 120; r += 3) {
+        std::vector<Tensor>& in = ins[static_cast<size_t>(r) % ins.size()];
+        std::vector<DataBuffer> ib, ob;
+        std::vector<Tensor> out;
+        for (Tensor& x : in) ib.push_back(DataBuffer{x.raw_data(), x.nbytes()});
+        for (const IoDesc& d : m.outputs()) {
+          out.push_back(Tensor::Create(d.desc.dtype, d.desc.shape.dims()).value());
+          ob.push_back(DataBuffer{out.back().raw_data(), out.back().nbytes()});
+        }
+        if (!m.Execute(ib, ob).ok()) {
+          ++failures;
+          continue;
+        }
+        const std::vector<Tensor>& w = want[static_cast<size_t>(r) % ins.size()];
+        for (size_t i = 0; i < out.size(); ++i) {
+          if (std::memcmp(out[i].raw_data(), w[i].raw_data(), w[i].nbytes()) != 0) ++mismatches;
+        }
+      }
+    };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 3; ++t) threads.emplace_back(serve, t);
+    for (std::thread& t : threads) t.join();
+    EXPECT_EQ(failures.load(), 0);
+    EXPECT_EQ(mismatches.load(), 0);
+    EXPECT_GE(m.num_execution_contexts(), 1);
+    EXPECT_LE(m.num_execution_contexts(), 3);
+
+    // The caller's feature map for one call: same bits; too small or misaligned memory is refused by name.
+    auto fm = Tensor::Create(DataType::kUint8, {static_cast<int64_t>(m.stats().feature_map_bytes + 64)}).value();
+    void* aligned = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(fm.raw_data()) + 63) / 64 * 64);
+    std::vector<DataBuffer> ib{{ins[0][0].raw_data(), ins[0][0].nbytes()}}, ob;
+    std::vector<Tensor> out;
+    for (const IoDesc& d : m.outputs()) {
+      out.push_back(Tensor::Create(d.desc.dtype, d.desc.shape.dims()).value());
+      ob.push_back(DataBuffer{out.back().raw_data(), out.back().nbytes()});
+    }
+    ASSERT_TRUE(m.ExecuteWithFeatureMap(ib, ob, aligned, m.stats().feature_map_bytes).ok());
+    for (size_t i = 0; i < out.size(); ++i) {
+      EXPECT_EQ(std::memcmp(out[i].raw_data(), want[0][i].raw_data(), out[i].nbytes()), 0) << "output " << i;
+    }
+    Status small = m.ExecuteWithFeatureMap(ib, ob, aligned, m.stats().feature_map_bytes - 1);
+    EXPECT_EQ(small.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(small.message().find("feature-map"), std::string::npos) << small.message();
+    EXPECT_EQ(m.ExecuteWithFeatureMap(ib, ob, static_cast<char*>(aligned) + 4, m.stats().feature_map_bytes).code(),
+              StatusCode::kInvalidArgument);
+    // And the context's own memory again afterwards.
+    EXPECT_EQ(std::memcmp(Execute(m, ins[1])[0].raw_data(), want[1][0].raw_data(), want[1][0].nbytes()), 0);
+  }
+  SinkModelOptions zero;
+  zero.max_concurrent_executions = 0;
+  EXPECT_EQ(SinkModel::Load(Open(Compile(kChain).bytes), device.get(), zero).status().code(),
+            StatusCode::kInvalidArgument);
 }
 
 TEST_F(SinkModelTest, WrongBuffersGetClearErrors) {

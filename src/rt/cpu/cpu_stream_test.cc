@@ -1,15 +1,15 @@
-#include "rt/stream.h"
+#include "rt/cpu/cpu_stream.h"
 
 #include <gtest/gtest.h>
 
-#include "rt/test_util.h"
+#include "rt/cpu/test_util.h"
 
 namespace ge::rt {
 namespace {
 using namespace testing;  // NOLINT
 using namespace std::chrono_literals;
 
-TEST(Stream, RunsTasksInOrder) {
+TEST(CpuStream, RunsTasksInOrder) {
   auto dev = MakeDevice();
   auto s = MakeStream(*dev);
   std::mutex mu;
@@ -24,13 +24,13 @@ TEST(Stream, RunsTasksInOrder) {
   EXPECT_TRUE(s->Query());
 }
 
-TEST(Stream, RejectsNullTask) {
+TEST(CpuStream, RejectsNullTask) {
   auto dev = MakeDevice();
   auto s = MakeStream(*dev);
   EXPECT_EQ(s->Enqueue({nullptr, nullptr}).code(), StatusCode::kInvalidArgument);
 }
 
-TEST(Stream, ErrorsAreStickyUntilReset) {
+TEST(CpuStream, ErrorsAreStickyUntilReset) {
   auto dev = MakeDevice();
   auto s = MakeStream(*dev);
   std::atomic<int> count{0};
@@ -53,7 +53,7 @@ TEST(Stream, ErrorsAreStickyUntilReset) {
   EXPECT_EQ(count.load(), 2);
 }
 
-TEST(Stream, SynchronizeTimesOut) {
+TEST(CpuStream, SynchronizeTimesOut) {
   auto dev = MakeDevice();
   auto s = MakeStream(*dev);
   std::atomic<bool> gate{false};
@@ -67,7 +67,7 @@ TEST(Stream, SynchronizeTimesOut) {
   EXPECT_TRUE(s->Synchronize(10s).ok());
 }
 
-TEST(Stream, DestroyDiscardsPendingWork) {
+TEST(CpuStream, DestroyDiscardsPendingWork) {
   auto dev = MakeDevice();
   std::atomic<int> count{0};
   std::atomic<bool> gate{false};
@@ -79,9 +79,9 @@ TEST(Stream, DestroyDiscardsPendingWork) {
   EXPECT_LT(count.load(), 100);
 }
 
-TEST(Stream, DestroyInterruptsABlockedEventWait) {
+TEST(CpuStream, DestroyInterruptsABlockedEventWait) {
   auto dev = MakeDevice();
-  Event never_done;
+  CpuEvent never_done;
   auto other = MakeStream(*dev);
   std::atomic<bool> gate{false};
   ASSERT_TRUE(other->Enqueue({GateTask, &gate}).ok());
@@ -95,11 +95,11 @@ TEST(Stream, DestroyInterruptsABlockedEventWait) {
   EXPECT_TRUE(other->Synchronize().ok());
 }
 
-TEST(Stream, TasksSeeThePoolAndTheirStream) {
+TEST(CpuStream, TasksSeeThePoolAndTheirStream) {
   auto dev = MakeDevice(3);
   auto s = MakeStream(*dev);
   struct Args {
-    Stream* expect;
+    CpuStream* expect;
     std::atomic<long> sum{0};
     bool ok = false;
   } a;

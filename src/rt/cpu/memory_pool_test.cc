@@ -1,4 +1,4 @@
-#include "rt/memory_pool.h"
+#include "rt/cpu/memory_pool.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Intra-op parallelism: one pool per Device; a kernel splits its work with ParallelFor.
+// Intra-op parallelism: one pool per CpuDevice; a kernel splits its work with ParallelFor.
 // Thread-safe. Idle workers sleep on a condition variable (no spinning). One ParallelFor runs on the pool at a
 // time; a concurrent or nested call runs serially on its caller's thread instead of waiting.
 #pragma once
@@ -13,24 +13,11 @@
 #include <vector>
 
 #include "base/status.h"
+#include "rt/task.h"
 
 namespace ge::rt {
 
-// Non-owning reference to a callable void(size_t begin, size_t end); the callable must outlive the call.
-class RangeFn {
- public:
-  template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, RangeFn>>>
-  RangeFn(F&& f)  // NOLINT: implicit by design
-      : obj_(const_cast<void*>(static_cast<const void*>(&f))),
-        call_([](void* o, size_t b, size_t e) { (*static_cast<std::remove_reference_t<F>*>(o))(b, e); }) {}
-  void operator()(size_t begin, size_t end) const { call_(obj_, begin, end); }
-
- private:
-  void* obj_;
-  void (*call_)(void*, size_t, size_t);
-};
-
-class ThreadPool {
+class ThreadPool final : public IntraOpPool {
  public:
   // |num_threads| total workers including the caller; 0 means std::thread::hardware_concurrency().
   static StatusOr<std::unique_ptr<ThreadPool>> Create(int num_threads);
@@ -39,11 +26,11 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   // Threads that can run one ParallelFor (workers + the caller).
-  int num_threads() const { return static_cast<int>(workers_.size()) + 1; }
+  int num_threads() const override { return static_cast<int>(workers_.size()) + 1; }
 
   // Calls fn(begin, end) over disjoint ranges covering [0, n), each at least |grain| long (except the last),
   // and returns when all have finished. The caller's thread takes part.
-  void ParallelFor(size_t n, RangeFn fn, size_t grain = 1);
+  void ParallelFor(size_t n, RangeFn fn, size_t grain = 1) override;
 
  private:
   struct Job;

@@ -1,21 +1,21 @@
-#include "rt/device.h"
+#include "rt/cpu/cpu_device.h"
 
 #include <gtest/gtest.h>
 
-#include "rt/test_util.h"
+#include "rt/cpu/test_util.h"
 
 namespace ge::rt {
 namespace {
 using namespace testing;  // NOLINT
 
-TEST(Device, PoolsFollowOptions) {
+TEST(CpuDevice, PoolsFollowOptions) {
   DeviceOptions o;
   o.device_memory_limit = 1 << 20;
   o.host_memory_limit = 4096;
   o.intra_op_threads = 3;
-  auto dev = Device::Create(o);
+  auto dev = CpuDevice::Create(o);
   ASSERT_TRUE(dev.ok());
-  Device& d = **dev;
+  CpuDevice& d = **dev;
   EXPECT_EQ(d.thread_pool().num_threads(), 3);
   EXPECT_EQ(d.pool(MemType::kDevice).type(), MemType::kDevice);
   EXPECT_EQ(d.pool(MemType::kRdma).type(), MemType::kRdma);
@@ -34,13 +34,13 @@ TEST(Device, PoolsFollowOptions) {
   EXPECT_TRUE(d.Free(MemType::kDevice, *r).ok());
 }
 
-TEST(Device, RejectsBadHugePagePolicy) {
+TEST(CpuDevice, RejectsBadHugePagePolicy) {
   DeviceOptions o;
   o.huge_page_policy = 3;
-  EXPECT_EQ(Device::Create(o).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(CpuDevice::Create(o).status().code(), StatusCode::kInvalidArgument);
   o.huge_page_policy = 2;
   o.huge_page_min_bytes = size_t{4} << 20;
-  auto dev = Device::Create(o);
+  auto dev = CpuDevice::Create(o);
   ASSERT_TRUE(dev.ok());
   EXPECT_EQ((*dev)->pool(MemType::kDevice).options().huge_page_policy, HugePagePolicy::kPrefer1G);
   auto p = (*dev)->Malloc(MemType::kDevice, size_t{4} << 20);
@@ -48,7 +48,7 @@ TEST(Device, RejectsBadHugePagePolicy) {
   EXPECT_TRUE((*dev)->Free(MemType::kDevice, *p).ok());
 }
 
-TEST(Device, IndependentDevicesDoNotShareState) {
+TEST(CpuDevice, IndependentDevicesDoNotShareState) {
   auto d1 = MakeDevice(1);
   auto d2 = MakeDevice(1);
   auto p = d1->Malloc(MemType::kDevice, 100);

@@ -1,4 +1,4 @@
-#include "rt/thread_pool.h"
+#include "rt/cpu/thread_pool.h"
 
 #include <gtest/gtest.h>
 

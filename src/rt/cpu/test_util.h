@@ -8,20 +8,20 @@
 #include <thread>
 #include <vector>
 
-#include "rt/device.h"
+#include "rt/cpu/cpu_device.h"
 
 namespace ge::rt::testing {
 
-inline std::unique_ptr<Device> MakeDevice(int threads = 2) {
+inline std::unique_ptr<CpuDevice> MakeDevice(int threads = 2) {
   DeviceOptions o;
   o.intra_op_threads = threads;
-  auto d = Device::Create(o);
+  auto d = CpuDevice::Create(o);
   EXPECT_TRUE(d.ok()) << d.status().ToString();
   return std::move(*d);
 }
 
-inline std::unique_ptr<Stream> MakeStream(Device& d) {
-  auto s = d.CreateStream();
+inline std::unique_ptr<CpuStream> MakeStream(CpuDevice& d) {
+  auto s = CpuStream::Create(&d.thread_pool());
   EXPECT_TRUE(s.ok()) << s.status().ToString();
   return std::move(*s);
 }

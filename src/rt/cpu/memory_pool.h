@@ -7,12 +7,11 @@
 #include <unordered_map>
 
 #include "base/status.h"
+#include "rt/device.h"
 #include "rt/mem_type.h"
-#include "rt/page_allocator.h"
+#include "rt/cpu/page_allocator.h"
 
 namespace ge::rt {
-
-inline constexpr size_t kDefaultAlignment = 64;
 
 enum class HugePagePolicy : int {
   kOff = 0,        // no 1 GB pages; large blocks get madvise(MADV_HUGEPAGE)
@@ -28,17 +27,6 @@ struct MemoryPoolOptions {
   bool pin = false;  // mlock every block (kRdma); falls back to unpinned memory with a warning
 };
 
-struct MemoryStats {
-  size_t limit_bytes = 0;   // 0: unlimited
-  size_t in_use_bytes = 0;  // sum of live blocks' sizes rounded up to their alignment; what the limit counts
-  size_t peak_bytes = 0;    // high-water mark of in_use_bytes
-  size_t mapped_bytes = 0;  // bytes reserved from the OS for live blocks (>= in_use_bytes)
-  size_t pinned_bytes = 0;  // bytes of live blocks locked in RAM
-  size_t huge_1g_bytes = 0; // bytes of live blocks on 1 GB pages
-  size_t live_blocks = 0;
-  uint64_t alloc_count = 0;   // successful allocations since creation
-  uint64_t failed_count = 0;  // allocations refused (limit or OS)
-};
 
 class MemoryPool {
  public:

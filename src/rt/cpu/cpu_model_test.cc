@@ -1,21 +1,21 @@
-#include "rt/model.h"
+#include "rt/cpu/cpu_model.h"
 
 #include <gtest/gtest.h>
 
-#include "rt/test_util.h"
+#include "rt/cpu/test_util.h"
 
 namespace ge::rt {
 namespace {
 using namespace testing;  // NOLINT
 using namespace std::chrono_literals;
 
-std::unique_ptr<Model> MakeModel(Device& d, int streams, const char* name = "m") {
-  auto m = d.CreateModel(name, streams);
+std::unique_ptr<CpuModel> MakeModel(CpuDevice& d, int streams, const char* name = "m") {
+  auto m = CpuModel::Create(name, streams, &d.thread_pool());
   EXPECT_TRUE(m.ok()) << m.status().ToString();
   return std::move(*m);
 }
 
-TEST(Model, SingleStreamRunsTasksInOrderEveryExecution) {
+TEST(CpuModel, SingleStreamRunsTasksInOrderEveryExecution) {
   auto dev = MakeDevice();
   auto m = MakeModel(*dev, 1);
   std::mutex mu;
@@ -38,7 +38,7 @@ TEST(Model, SingleStreamRunsTasksInOrderEveryExecution) {
   EXPECT_EQ(m->executions(), 4u);
 }
 
-TEST(Model, MemcpyTasks) {
+TEST(CpuModel, MemcpyTasks) {
   auto dev = MakeDevice();
   auto m = MakeModel(*dev, 1);
   float in[4] = {1, 2, 3, 4}, mid[4] = {}, out[4] = {};
@@ -53,7 +53,7 @@ TEST(Model, MemcpyTasks) {
   EXPECT_EQ(out[3], 7.0f);
 }
 
-TEST(Model, EventsOrderStreamsWithinEachExecution) {
+TEST(CpuModel, EventsOrderStreamsWithinEachExecution) {
   auto dev = MakeDevice();
   auto m = MakeModel(*dev, 3);
   // Diamond: stream 0 "a" → streams 1 "b" and 2 "c" in parallel → stream 0 "d".
@@ -91,7 +91,7 @@ TEST(Model, EventsOrderStreamsWithinEachExecution) {
   EXPECT_EQ(m->executions(), static_cast<uint64_t>(kIters));
 }
 
-TEST(Model, RejectsBadBuilds) {
+TEST(CpuModel, RejectsBadBuilds) {
   auto dev = MakeDevice();
   {
     auto m = MakeModel(*dev, 2);
@@ -125,7 +125,7 @@ TEST(Model, RejectsBadBuilds) {
   EXPECT_FALSE(dev->CreateModel("zero", 0).ok());
 }
 
-TEST(Model, KernelErrorFailsTheLaunchingStream) {
+TEST(CpuModel, KernelErrorFailsTheLaunchingStream) {
   auto dev = MakeDevice();
   auto m = MakeModel(*dev, 2);
   std::atomic<int> count{0};
@@ -146,7 +146,7 @@ TEST(Model, KernelErrorFailsTheLaunchingStream) {
   EXPECT_EQ(m->Execute().code(), StatusCode::kInternal);
 }
 
-TEST(Model, AbortStopsALongExecution) {
+TEST(CpuModel, AbortStopsALongExecution) {
   auto dev = MakeDevice();
   for (int streams : {1, 2}) {
     auto m = MakeModel(*dev, streams);
@@ -173,7 +173,7 @@ TEST(Model, AbortStopsALongExecution) {
   }
 }
 
-TEST(Model, AbortWakesAWaitingStream) {
+TEST(CpuModel, AbortWakesAWaitingStream) {
   auto dev = MakeDevice();
   auto m = MakeModel(*dev, 2);
   std::atomic<bool> gate{false};
@@ -189,7 +189,7 @@ TEST(Model, AbortWakesAWaitingStream) {
   EXPECT_EQ(s->Synchronize(10s).code(), StatusCode::kAborted);
 }
 
-TEST(Model, ConcurrentLaunchOfOneModelIsRefused) {
+TEST(CpuModel, ConcurrentLaunchOfOneModelIsRefused) {
   auto dev = MakeDevice();
   auto m = MakeModel(*dev, 1);
   std::atomic<bool> gate{false};
@@ -203,7 +203,7 @@ TEST(Model, ConcurrentLaunchOfOneModelIsRefused) {
   EXPECT_TRUE(s->Synchronize(10s).ok());
 }
 
-TEST(Model, DestroyingTheLaunchStreamCancelsTheModel) {
+TEST(CpuModel, DestroyingTheLaunchStreamCancelsTheModel) {
   auto dev = MakeDevice();
   auto m = MakeModel(*dev, 2);
   std::atomic<bool> gate{false};

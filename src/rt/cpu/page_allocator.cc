@@ -1,4 +1,4 @@
-#include "rt/page_allocator.h"
+#include "rt/cpu/page_allocator.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

@@ -1,11 +1,12 @@
-#include "rt/stream.h"
+#include "rt/cpu/cpu_stream.h"
 
+#include <cstring>
 #include <system_error>
 
 namespace ge::rt {
 
-StatusOr<std::unique_ptr<Stream>> Stream::Create(ThreadPool* pool) {
-  std::unique_ptr<Stream> s(new Stream(pool));
+StatusOr<std::unique_ptr<CpuStream>> CpuStream::Create(ThreadPool* pool) {
+  std::unique_ptr<CpuStream> s(new CpuStream(pool));
   s->pending_.reserve(1024);
   try {
     s->worker_ = std::thread([p = s.get()] { p->WorkerLoop(); });
@@ -15,7 +16,7 @@ StatusOr<std::unique_ptr<Stream>> Stream::Create(ThreadPool* pool) {
   return s;
 }
 
-Stream::~Stream() {
+CpuStream::~CpuStream() {
   {
     std::lock_guard<std::mutex> lk(mu_);
     stop_.store(true);
@@ -25,7 +26,38 @@ Stream::~Stream() {
   worker_.join();
 }
 
-Status Stream::Enqueue(Task task) {
+namespace {
+
+struct MemcpyArgs {
+  void* dst;
+  const void* src;
+  size_t bytes;
+};
+
+// Always runs (so its args are freed); copies only on a healthy, running stream.
+Status StreamMemcpyTask(void* args, TaskContext& ctx) {
+  auto* a = static_cast<MemcpyArgs*>(args);
+  if (ctx.stream_error == nullptr && !ctx.Stopped() && a->bytes != 0) std::memmove(a->dst, a->src, a->bytes);
+  delete a;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status CpuStream::EnqueueMemcpy(void* dst, const void* src, size_t bytes, MemcpyKind) {
+  if (bytes != 0 && (dst == nullptr || src == nullptr)) return InvalidArgument("stream memcpy with a null address");
+  Task t{StreamMemcpyTask, new MemcpyArgs{dst, src, bytes}};
+  t.always = true;
+  return Enqueue(t);
+}
+
+void CpuStream::RunAlwaysTasks(const std::vector<Task>& tasks, size_t from, TaskContext& ctx) {
+  for (size_t i = from; i < tasks.size(); ++i) {
+    if (tasks[i].always) (void)tasks[i].fn(tasks[i].args, ctx);
+  }
+}
+
+Status CpuStream::Enqueue(Task task) {
   if (task.fn == nullptr) return InvalidArgument("stream task has no function");
   bool wake;
   {
@@ -39,19 +71,23 @@ Status Stream::Enqueue(Task task) {
   return Status::Ok();
 }
 
-Status Stream::RecordEvent(Event& event) {
+// Events and streams of one device: the CPU device's events are CpuEvents.
+Status CpuStream::RecordEvent(Event& e) {
+  auto& event = static_cast<CpuEvent&>(e);
   return Enqueue(Task{StreamEventRecordTask, &event, event.ReserveGeneration()});
 }
 
-Status Stream::WaitEvent(Event& event) {
+Status CpuStream::WaitEvent(Event& e) {
+  auto& event = static_cast<CpuEvent&>(e);
   uint64_t gen = event.recorded();
   if (gen == 0) return Status::Ok();
   return Enqueue(Task{StreamEventWaitTask, &event, gen});
 }
 
-void Stream::RunBatch(std::vector<Task>& batch, TaskContext& ctx) {
-  for (const Task& t : batch) {
-    if (stop_.load(std::memory_order_relaxed)) return;
+void CpuStream::RunBatch(std::vector<Task>& batch, TaskContext& ctx) {
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const Task& t = batch[i];
+    if (stop_.load(std::memory_order_relaxed)) return RunAlwaysTasks(batch, i, ctx);
     ctx.imm = t.imm;
     if (!has_error_.load(std::memory_order_relaxed)) {
       Status s = t.fn(t.args, ctx);
@@ -60,7 +96,7 @@ void Stream::RunBatch(std::vector<Task>& batch, TaskContext& ctx) {
         if (error_.ok()) error_ = std::move(s);
         has_error_.store(true, std::memory_order_relaxed);
       }
-    } else if (t.fn == StreamEventRecordTask) {
+    } else if (t.fn == StreamEventRecordTask || t.always) {
       // Waiters on another stream must not hang on a point this failed stream will never reach cleanly.
       Status err = error();
       ctx.stream_error = &err;
@@ -70,7 +106,7 @@ void Stream::RunBatch(std::vector<Task>& batch, TaskContext& ctx) {
   }
 }
 
-void Stream::WorkerLoop() {
+void CpuStream::WorkerLoop() {
   TaskContext ctx;
   ctx.pool = pool_;
   ctx.stream = this;
@@ -84,7 +120,12 @@ void Stream::WorkerLoop() {
       work_cv_.wait(lk, [&] { return stop_.load() || !pending_.empty(); });
     }
     worker_idle_ = false;
-    if (stop_.load()) return;
+    if (stop_.load()) {
+      batch.swap(pending_);
+      lk.unlock();
+      RunAlwaysTasks(batch, 0, ctx);
+      return;
+    }
     batch.swap(pending_);
     lk.unlock();
     RunBatch(batch, ctx);
@@ -96,7 +137,7 @@ void Stream::WorkerLoop() {
   }
 }
 
-Status Stream::Synchronize(Duration timeout) {
+Status CpuStream::Synchronize(Duration timeout) {
   std::unique_lock<std::mutex> lk(mu_);
   const uint64_t target = enqueued_;
   auto done = [&] { return completed_ >= target; };
@@ -116,23 +157,23 @@ Status Stream::Synchronize(Duration timeout) {
   return error_;
 }
 
-bool Stream::Query() const {
+bool CpuStream::Query() const {
   std::lock_guard<std::mutex> lk(mu_);
   return completed_ >= enqueued_;
 }
 
-Status Stream::error() const {
+Status CpuStream::error() const {
   std::lock_guard<std::mutex> lk(mu_);
   return error_;
 }
 
-void Stream::ResetError() {
+void CpuStream::ResetError() {
   std::lock_guard<std::mutex> lk(mu_);
   error_ = Status::Ok();
   has_error_.store(false, std::memory_order_relaxed);
 }
 
-void Stream::SetBlockedOn(Interruptible* target) {
+void CpuStream::SetBlockedOn(Interruptible* target) {
   std::lock_guard<std::mutex> lk(mu_);
   blocked_on_ = target;
   // A stop that came before registration: the target's wait predicate sees stop_ anyway, but wake it to be sure.

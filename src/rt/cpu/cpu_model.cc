@@ -1,17 +1,17 @@
-#include "rt/model.h"
+#include "rt/cpu/cpu_model.h"
 
 #include <cstring>
 
 namespace ge::rt {
 
-Model::Model(std::string name, int num_streams, ThreadPool* pool)
+CpuModel::CpuModel(std::string name, int num_streams, ThreadPool* pool)
     : name_(std::move(name)), pool_(pool), lists_(num_streams), meta_(num_streams) {}
 
-StatusOr<std::unique_ptr<Model>> Model::Create(std::string name, int num_streams, ThreadPool* pool) {
+StatusOr<std::unique_ptr<CpuModel>> CpuModel::Create(std::string name, int num_streams, ThreadPool* pool) {
   if (num_streams < 1) return InvalidArgument("model " + name + ": needs at least one stream");
-  std::unique_ptr<Model> m(new Model(std::move(name), num_streams, pool));
+  std::unique_ptr<CpuModel> m(new CpuModel(std::move(name), num_streams, pool));
   for (int j = 1; j < num_streams; ++j) {
-    GE_ASSIGN_OR_RETURN(auto worker, Stream::Create(pool));
+    GE_ASSIGN_OR_RETURN(auto worker, CpuStream::Create(pool));
     m->workers_.push_back(std::move(worker));
   }
   m->sub_runs_.reserve(num_streams);
@@ -19,12 +19,12 @@ StatusOr<std::unique_ptr<Model>> Model::Create(std::string name, int num_streams
   return m;
 }
 
-Model::~Model() {
+CpuModel::~CpuModel() {
   Abort();
   workers_.clear();  // stops and joins the workers before the lists they read go away
 }
 
-Status Model::CheckBuildable(int stream) const {
+Status CpuModel::CheckBuildable(int stream) const {
   if (finalized_) return FailedPrecondition("model " + name_ + ": cannot add tasks after Finalize");
   if (stream < 0 || stream >= num_streams()) {
     return OutOfRange("model " + name_ + ": stream " + std::to_string(stream) + " not in [0, " +
@@ -33,7 +33,7 @@ Status Model::CheckBuildable(int stream) const {
   return Status::Ok();
 }
 
-Status Model::Add(int stream, Task task, ModelTaskKind kind, int event) {
+Status CpuModel::Add(int stream, Task task, ModelTaskKind kind, int event) {
   GE_RETURN_IF_ERROR(CheckBuildable(stream));
   if (!meta_[stream].empty() && meta_[stream].back().kind == ModelTaskKind::kEndGraph) {
     return FailedPrecondition("model " + name_ + ": stream " + std::to_string(stream) + " already ended");
@@ -43,43 +43,43 @@ Status Model::Add(int stream, Task task, ModelTaskKind kind, int event) {
   return Status::Ok();
 }
 
-StatusOr<int> Model::AddEvent() {
+StatusOr<int> CpuModel::AddEvent() {
   if (finalized_) return FailedPrecondition("model " + name_ + ": cannot add events after Finalize");
   events_.push_back(std::make_unique<EventSlot>());
   return static_cast<int>(events_.size()) - 1;
 }
 
-Status Model::AddKernel(int stream, TaskFn fn, void* args) {
+Status CpuModel::AddKernel(int stream, TaskFn fn, void* args) {
   if (fn == nullptr) return InvalidArgument("model " + name_ + ": kernel task has no function");
   return Add(stream, Task{fn, args}, ModelTaskKind::kKernel, -1);
 }
 
-Status Model::AddMemcpy(int stream, void* dst, const void* src, size_t bytes) {
+Status CpuModel::AddMemcpy(int stream, void* dst, const void* src, size_t bytes) {
   GE_RETURN_IF_ERROR(CheckBuildable(stream));
   if (bytes != 0 && (dst == nullptr || src == nullptr)) return InvalidArgument("model " + name_ + ": memcpy of null");
   memcpy_args_.push_back(MemcpyArgs{dst, src, bytes});
   return Add(stream, Task{MemcpyTask, &memcpy_args_.back()}, ModelTaskKind::kMemcpy, -1);
 }
 
-Status Model::AddEventRecord(int stream, int event) {
+Status CpuModel::AddEventRecord(int stream, int event) {
   if (event < 0 || event >= static_cast<int>(events_.size())) {
     return OutOfRange("model " + name_ + ": no event " + std::to_string(event));
   }
   return Add(stream, Task{EventRecordTask, events_[event].get()}, ModelTaskKind::kEventRecord, event);
 }
 
-Status Model::AddEventWait(int stream, int event) {
+Status CpuModel::AddEventWait(int stream, int event) {
   if (event < 0 || event >= static_cast<int>(events_.size())) {
     return OutOfRange("model " + name_ + ": no event " + std::to_string(event));
   }
   return Add(stream, Task{EventWaitTask, events_[event].get()}, ModelTaskKind::kEventWait, event);
 }
 
-Status Model::AddEndGraph(int stream) {
+Status CpuModel::AddEndGraph(int stream) {
   return Add(stream, Task{EndGraphTask, this}, ModelTaskKind::kEndGraph, -1);
 }
 
-Status Model::CheckNoDeadlock() const {
+Status CpuModel::CheckNoDeadlock() const {
   // Simulate one execution with every list advancing as far as it can; a list left behind waits forever.
   const int n = num_streams();
   std::vector<size_t> pos(n, 0);
@@ -106,7 +106,7 @@ Status Model::CheckNoDeadlock() const {
   return Status::Ok();
 }
 
-Status Model::Finalize() {
+Status CpuModel::Finalize() {
   if (finalized_) return FailedPrecondition("model " + name_ + ": already finalized");
   std::vector<int> records(events_.size(), 0);
   bool has_end = false;
@@ -130,12 +130,12 @@ Status Model::Finalize() {
   return Status::Ok();
 }
 
-Status Model::StopReason() const {
+Status CpuModel::StopReason() const {
   if (stop_.load() & kStopAbort) return Aborted("model " + name_ + " aborted");
   return Aborted("model " + name_ + " cancelled");
 }
 
-Status Model::RunList(int stream, const TaskContext& ctx) const {
+Status CpuModel::RunList(int stream, const TaskContext& ctx) const {
   const Task* tasks = lists_[stream].data();
   const size_t n = lists_[stream].size();
   TaskContext c = ctx;
@@ -150,7 +150,7 @@ Status Model::RunList(int stream, const TaskContext& ctx) const {
   return Status::Ok();
 }
 
-void Model::Fail(Status s) {
+void CpuModel::Fail(Status s) {
   {
     std::lock_guard<std::mutex> lk(mu_);
     if (first_error_.ok()) first_error_ = std::move(s);
@@ -159,11 +159,11 @@ void Model::Fail(Status s) {
   InterruptEvents();
 }
 
-void Model::InterruptEvents() {
+void CpuModel::InterruptEvents() {
   for (auto& slot : events_) slot->event.Interrupt();
 }
 
-Status Model::Run(const TaskContext& launch_ctx) {
+Status CpuModel::Run(const TaskContext& launch_ctx) {
   if (!finalized_) return FailedPrecondition("model " + name_ + ": execute before Finalize");
   if (running_.exchange(true)) return FailedPrecondition("model " + name_ + " is already executing");
   stop_.fetch_and(~kStopCancel);
@@ -174,7 +174,7 @@ Status Model::Run(const TaskContext& launch_ctx) {
     for (auto& slot : events_) slot->gen = slot->event.ReserveGeneration();
     TaskContext ctx = launch_ctx;
     ctx.model_stop = &stop_;
-    if (ctx.stream != nullptr) ctx.stream->SetBlockedOn(this);
+    if (ctx.stream != nullptr) static_cast<CpuStream*>(ctx.stream)->SetBlockedOn(this);
     if (workers_.empty()) {
       result = RunList(0, ctx);  // the fast path: no other thread involved
     } else {
@@ -193,30 +193,30 @@ Status Model::Run(const TaskContext& launch_ctx) {
       cv_.wait(lk, [&] { return pending_lists_ == 0; });
       result = first_error_;
     }
-    if (ctx.stream != nullptr) ctx.stream->SetBlockedOn(nullptr);
+    if (ctx.stream != nullptr) static_cast<CpuStream*>(ctx.stream)->SetBlockedOn(nullptr);
   }
   running_.store(false);
   return result;
 }
 
-void Model::Abort() {
+void CpuModel::Abort() {
   stop_.fetch_or(kStopAbort);
   InterruptEvents();
 }
 
-void Model::ResetAbort() { stop_.fetch_and(~kStopAbort); }
+void CpuModel::ResetAbort() { stop_.fetch_and(~kStopAbort); }
 
-void Model::Interrupt() { Fail(Aborted("model " + name_ + ": launching stream destroyed")); }
+void CpuModel::Interrupt() { Fail(Aborted("model " + name_ + ": launching stream destroyed")); }
 
-Status Model::Execute() {
+Status CpuModel::Execute() {
   TaskContext ctx;
   ctx.pool = pool_;
   return Run(ctx);
 }
 
-Status Model::SubListTask(void* args, TaskContext& ctx) {
+Status CpuModel::SubListTask(void* args, TaskContext& ctx) {
   auto* run = static_cast<SubRun*>(args);
-  Model* m = run->model;
+  CpuModel* m = run->model;
   TaskContext c = ctx;
   c.model_stop = &m->stop_;
   Status s = m->RunList(run->stream, c);
@@ -226,33 +226,33 @@ Status Model::SubListTask(void* args, TaskContext& ctx) {
   return Status::Ok();  // errors go to the launch, not to the worker stream
 }
 
-Status Model::EventRecordTask(void* args, TaskContext& ctx) {
+Status CpuModel::EventRecordTask(void* args, TaskContext& ctx) {
   auto* slot = static_cast<EventSlot*>(args);
   slot->event.Complete(slot->gen, nullptr);
   return Status::Ok();
 }
 
-Status Model::EventWaitTask(void* args, TaskContext& ctx) {
+Status CpuModel::EventWaitTask(void* args, TaskContext& ctx) {
   auto* slot = static_cast<EventSlot*>(args);
   return slot->event.WaitFor(slot->gen, ctx);
 }
 
-Status Model::MemcpyTask(void* args, TaskContext& ctx) {
+Status CpuModel::MemcpyTask(void* args, TaskContext& ctx) {
   auto* a = static_cast<MemcpyArgs*>(args);
   if (a->bytes != 0) std::memcpy(a->dst, a->src, a->bytes);
   return Status::Ok();
 }
 
-Status Model::EndGraphTask(void* args, TaskContext& ctx) {
-  static_cast<Model*>(args)->executions_.fetch_add(1, std::memory_order_relaxed);
+Status CpuModel::EndGraphTask(void* args, TaskContext& ctx) {
+  static_cast<CpuModel*>(args)->executions_.fetch_add(1, std::memory_order_relaxed);
   return Status::Ok();
 }
 
-static Status ModelLaunchTask(void* args, TaskContext& ctx) { return static_cast<Model*>(args)->Run(ctx); }
+static Status ModelLaunchTask(void* args, TaskContext& ctx) { return static_cast<CpuModel*>(args)->Run(ctx); }
 
-Status ModelExecute(Model& model, Stream& stream) {
-  if (!model.finalized()) return FailedPrecondition("model " + model.name() + ": execute before Finalize");
-  return stream.Enqueue(Task{ModelLaunchTask, &model});
+Status CpuModel::ExecuteAsync(Stream& stream) {
+  if (!finalized()) return FailedPrecondition("model " + name() + ": execute before Finalize");
+  return stream.Enqueue(Task{ModelLaunchTask, this});
 }
 
 }  // namespace ge::rt

@@ -2,7 +2,7 @@
 // ThreadSanitizer too (GE_SANITIZE=thread).
 #include <gtest/gtest.h>
 
-#include "rt/test_util.h"
+#include "rt/cpu/test_util.h"
 
 namespace ge::rt {
 namespace {
@@ -33,11 +33,11 @@ TEST(Stress, ManyProducersOneStream) {
 TEST(Stress, EventRingAcrossStreams) {
   auto dev = MakeDevice();
   constexpr int kStreams = 4, kRounds = 300;
-  std::vector<std::unique_ptr<Stream>> streams;
-  std::vector<std::unique_ptr<Event>> events;
+  std::vector<std::unique_ptr<CpuStream>> streams;
+  std::vector<std::unique_ptr<CpuEvent>> events;
   for (int i = 0; i < kStreams; ++i) {
     streams.push_back(MakeStream(*dev));
-    events.push_back(dev->CreateEvent());
+    events.push_back(std::make_unique<CpuEvent>());
   }
   // Plain int on purpose: every access is ordered by events, so TSan must see no race.
   struct Token {
@@ -81,15 +81,15 @@ TEST(Stress, ModelsOnManyStreams) {
   auto dev = MakeDevice();
   constexpr int kModels = 3, kIters = 50;
   struct Slot {
-    std::unique_ptr<Model> model;
-    std::unique_ptr<Stream> stream;
+    std::unique_ptr<CpuModel> model;
+    std::unique_ptr<CpuStream> stream;
     long counters[3] = {0, 0, 0};
   };
   std::vector<Slot> slots(kModels);
   for (auto& sl : slots) {
-    sl.model = dev->CreateModel("stress", 3).value();
+    sl.model = CpuModel::Create("stress", 3, &dev->thread_pool()).value();
     sl.stream = MakeStream(*dev);
-    Model& m = *sl.model;
+    CpuModel& m = *sl.model;
     int e01 = *m.AddEvent(), e12 = *m.AddEvent(), e20 = *m.AddEvent();
     for (int k = 0; k < 50; ++k) ASSERT_TRUE(m.AddKernel(0, AddOne, &sl.counters[0]).ok());
     ASSERT_TRUE(m.AddEventRecord(0, e01).ok());
@@ -129,7 +129,7 @@ TEST(Stress, CreateAndDestroyUnderLoad) {
   for (int i = 0; i < 50; ++i) {
     auto a = MakeStream(*dev);
     auto b = MakeStream(*dev);
-    Event ev;
+    CpuEvent ev;
     for (int k = 0; k < 20; ++k) ASSERT_TRUE(a->Enqueue({CountTask, &count}).ok());
     ASSERT_TRUE(a->RecordEvent(ev).ok());
     ASSERT_TRUE(b->WaitEvent(ev).ok());

@@ -1,13 +1,13 @@
 // Per-task overhead of the device layer. Reported counters: ns_per_task.
 //   BM_ModelExecute: one ModelExecute + Synchronize of a 10,000-task single-stream model (the sink fast path).
-//   BM_ModelExecuteOnCaller: the same model run by Model::Execute on the calling thread.
-//   BM_StreamEnqueue: 10,000 Stream::Enqueue calls + Synchronize (host scheduling per task, for contrast).
+//   BM_ModelExecuteOnCaller: the same model run by CpuModel::Execute on the calling thread.
+//   BM_StreamEnqueue: 10,000 CpuStream::Enqueue calls + Synchronize (host scheduling per task, for contrast).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
 #include <cstdlib>
 
-#include "rt/device.h"
+#include "rt/cpu/cpu_device.h"
 
 namespace ge::rt {
 namespace {
@@ -19,15 +19,15 @@ Status Trivial(void* args, TaskContext&) {
   return Status::Ok();
 }
 
-std::unique_ptr<Device> MakeDevice() {
+std::unique_ptr<CpuDevice> MakeDevice() {
   DeviceOptions o;
   o.intra_op_threads = 1;
-  auto d = Device::Create(o);
+  auto d = CpuDevice::Create(o);
   if (!d.ok()) std::abort();
   return std::move(*d);
 }
 
-std::unique_ptr<Model> MakeChain(Device& dev, long* counter) {
+std::unique_ptr<Model> MakeChain(CpuDevice& dev, long* counter) {
   auto m = dev.CreateModel("chain", 1);
   if (!m.ok()) std::abort();
   for (int i = 0; i < kTasks; ++i) {

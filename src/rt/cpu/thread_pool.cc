@@ -1,4 +1,4 @@
-#include "rt/thread_pool.h"
+#include "rt/cpu/thread_pool.h"
 
 #include <algorithm>
 #include <system_error>

@@ -1,19 +1,19 @@
-#include "rt/event.h"
+#include "rt/cpu/cpu_event.h"
 
 #include <gtest/gtest.h>
 
-#include "rt/test_util.h"
+#include "rt/cpu/test_util.h"
 
 namespace ge::rt {
 namespace {
 using namespace testing;  // NOLINT
 using namespace std::chrono_literals;
 
-TEST(Event, OrdersWorkAcrossStreams) {
+TEST(CpuEvent, OrdersWorkAcrossStreams) {
   auto dev = MakeDevice();
   auto a = MakeStream(*dev);
   auto b = MakeStream(*dev);
-  auto ev = dev->CreateEvent();
+  auto ev = std::make_unique<CpuEvent>();
   std::mutex mu;
   std::vector<int> log;
   int sleep_ms = 30;
@@ -29,11 +29,11 @@ TEST(Event, OrdersWorkAcrossStreams) {
   EXPECT_TRUE(a->Synchronize().ok());
 }
 
-TEST(Event, ReusedAcrossIterations) {
+TEST(CpuEvent, ReusedAcrossIterations) {
   auto dev = MakeDevice();
   auto producer = MakeStream(*dev);
   auto consumer = MakeStream(*dev);
-  auto ev = dev->CreateEvent();
+  auto ev = std::make_unique<CpuEvent>();
   std::mutex mu;
   std::vector<int> log;
   std::vector<LogArgs> args;
@@ -59,10 +59,10 @@ TEST(Event, ReusedAcrossIterations) {
   EXPECT_EQ(ev->completed(), 200u);
 }
 
-TEST(Event, HostSynchronizeAndTimeout) {
+TEST(CpuEvent, HostSynchronizeAndTimeout) {
   auto dev = MakeDevice();
   auto s = MakeStream(*dev);
-  auto ev = dev->CreateEvent();
+  auto ev = std::make_unique<CpuEvent>();
   EXPECT_TRUE(ev->Synchronize().ok());  // never recorded
   std::atomic<bool> gate{false};
   ASSERT_TRUE(s->Enqueue({GateTask, &gate}).ok());
@@ -74,19 +74,19 @@ TEST(Event, HostSynchronizeAndTimeout) {
   EXPECT_TRUE(ev->Query());
 }
 
-TEST(Event, WaitOnUnrecordedEventIsNoOp) {
+TEST(CpuEvent, WaitOnUnrecordedEventIsNoOp) {
   auto dev = MakeDevice();
   auto s = MakeStream(*dev);
-  Event ev;
+  CpuEvent ev;
   ASSERT_TRUE(s->WaitEvent(ev).ok());
   EXPECT_TRUE(s->Synchronize(5s).ok());
 }
 
-TEST(Event, FailedStreamPropagatesToWaiters) {
+TEST(CpuEvent, FailedStreamPropagatesToWaiters) {
   auto dev = MakeDevice();
   auto a = MakeStream(*dev);
   auto b = MakeStream(*dev);
-  Event ev;
+  CpuEvent ev;
   std::atomic<int> count{0};
   ASSERT_TRUE(a->Enqueue({FailTask, const_cast<char*>("kernel exploded")}).ok());
   ASSERT_TRUE(a->RecordEvent(ev).ok());
