@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "ge/api.h"
 #include "ge/status.h"
 #include "ge/types.h"
 
@@ -89,7 +90,7 @@ struct AsyncRunOptions {
   std::chrono::nanoseconds queue_wait = std::chrono::nanoseconds::max();
 };
 
-class OfflineModel {
+class GE_API OfflineModel {
  public:
   // Called exactly once per accepted ExecuteAsync: OK (outputs written), the run's error, kTimeout, or kAborted
   // when the model was unloaded before the request ran.

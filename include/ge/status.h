@@ -7,6 +7,7 @@
 //   kAborted           - stopped on request, or cancelled (a queued request whose model was unloaded)
 //   kResourceExhausted - a queue or memory limit was reached (e.g. ExecuteAsync with a full queue)
 #pragma once
+#include "ge/api.h"
 #include <string>
 #include <utility>
 #include <variant>
@@ -27,9 +28,9 @@ enum class StatusCode {
   kInternal,           // a bug in ge
 };
 
-const char* StatusCodeName(StatusCode code);
+GE_API const char* StatusCodeName(StatusCode code);
 
-class [[nodiscard]] Status {
+class [[nodiscard]] GE_API Status {
  public:
   Status() = default;
   Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
@@ -48,16 +49,16 @@ class [[nodiscard]] Status {
   std::string message_;
 };
 
-Status InvalidArgument(std::string msg);
-Status NotFound(std::string msg);
-Status Unimplemented(std::string msg);
-Status OutOfRange(std::string msg);
-Status ResourceExhausted(std::string msg);
-Status FailedPrecondition(std::string msg);
-Status DataLoss(std::string msg);
-Status Timeout(std::string msg);
-Status Aborted(std::string msg);
-Status Internal(std::string msg);
+GE_API Status InvalidArgument(std::string msg);
+GE_API Status NotFound(std::string msg);
+GE_API Status Unimplemented(std::string msg);
+GE_API Status OutOfRange(std::string msg);
+GE_API Status ResourceExhausted(std::string msg);
+GE_API Status FailedPrecondition(std::string msg);
+GE_API Status DataLoss(std::string msg);
+GE_API Status Timeout(std::string msg);
+GE_API Status Aborted(std::string msg);
+GE_API Status Internal(std::string msg);
 
 template <typename T>
 class [[nodiscard]] StatusOr {

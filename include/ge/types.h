@@ -2,6 +2,7 @@
 // TensorProto.DataType). Self-contained; the library's own code uses this same enum (src/base/data_type.h adds
 // sizes, names and type traits).
 #pragma once
+#include "ge/api.h"
 #include <cstddef>
 #include <cstdint>
 
@@ -29,7 +30,7 @@ enum class DataType : int32_t {
 
 // Size of one element in bytes (strings report sizeof(std::string), kUndefined 0), and the element type's name
 // ("float32", "int64", "bfloat16", ...).
-size_t DataTypeSize(DataType dt);
-const char* DataTypeName(DataType dt);
+GE_API size_t DataTypeSize(DataType dt);
+GE_API const char* DataTypeName(DataType dt);
 
 }  // namespace ge

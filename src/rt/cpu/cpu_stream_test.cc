@@ -53,6 +53,52 @@ TEST(CpuStream, ErrorsAreStickyUntilReset) {
   EXPECT_EQ(count.load(), 2);
 }
 
+// `always` tasks (what releases resources taken by earlier tasks) run after a failure, with the error visible, and
+// when the stream is destroyed with them still queued; stream copies run in order and are skipped after a failure.
+Status AlwaysTask(void* args, TaskContext& ctx) {
+  auto* seen = static_cast<std::vector<int>*>(args);
+  seen->push_back(ctx.stream_error != nullptr ? 1 : 0);
+  return Status::Ok();
+}
+
+TEST(CpuStream, AlwaysTasksAndCopies) {
+  auto dev = MakeDevice();
+  auto s = MakeStream(*dev);
+  std::vector<int> seen;
+  int a = 1, b = 0, c = 0;
+  ASSERT_TRUE(s->EnqueueMemcpy(&b, &a, sizeof(int), MemcpyKind::kHostToHost).ok());
+  ASSERT_TRUE(s->EnqueueMemcpy(&c, &b, sizeof(int), MemcpyKind::kHostToHost).ok());  // after the first: reads 1
+  Task always{AlwaysTask, &seen};
+  always.always = true;
+  ASSERT_TRUE(s->Enqueue(always).ok());
+  ASSERT_TRUE(s->Synchronize().ok());
+  EXPECT_EQ(c, 1);
+  ASSERT_TRUE(s->Enqueue({FailTask, const_cast<char*>("boom")}).ok());
+  a = 2;
+  ASSERT_TRUE(s->EnqueueMemcpy(&b, &a, sizeof(int), MemcpyKind::kHostToHost).ok());
+  ASSERT_TRUE(s->Enqueue(always).ok());
+  EXPECT_EQ(s->Synchronize().message(), "boom");
+  EXPECT_EQ(b, 1);  // the copy after the failure was skipped
+  EXPECT_EQ(seen, (std::vector<int>{0, 1}));  // the always task ran, and saw the error
+  EXPECT_EQ(s->EnqueueMemcpy(nullptr, &a, 4, MemcpyKind::kHostToHost).code(), StatusCode::kInvalidArgument);
+
+  // Destroyed with work queued behind a blocked task: the always task still runs.
+  auto s2 = MakeStream(*dev);
+  std::atomic<bool> gate{false};
+  std::vector<int> seen2;
+  ASSERT_TRUE(s2->Enqueue({GateTask, &gate}).ok());
+  Task always2{AlwaysTask, &seen2};
+  always2.always = true;
+  ASSERT_TRUE(s2->Enqueue(always2).ok());
+  std::thread opener([&] {
+    std::this_thread::sleep_for(20ms);
+    gate.store(true);
+  });
+  s2.reset();
+  opener.join();
+  EXPECT_EQ(seen2.size(), 1u);
+}
+
 TEST(CpuStream, SynchronizeTimesOut) {
   auto dev = MakeDevice();
   auto s = MakeStream(*dev);
