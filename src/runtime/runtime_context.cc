@@ -9,7 +9,10 @@ StatusOr<std::unique_ptr<RuntimeContext>> RuntimeContext::Create(RuntimeContextO
     return InvalidArgument("RuntimeContextOptions.loader is empty (use OmModelLoader() for .om models)");
   }
   std::unique_ptr<RuntimeContext> ctx(new RuntimeContext());
-  GE_ASSIGN_OR_RETURN(ctx->device_, options.create_device ? options.create_device(options.device) : rt::CreateDefaultDevice(options.device));
+  auto device = options.create_device ? options.create_device(options.device) : rt::CreateDefaultDevice(options.device);
+  if (!device.ok()) return device.status().WithContext("RuntimeContext: device");
+  if (*device == nullptr) return InvalidArgument("RuntimeContextOptions.create_device returned no device");
+  ctx->device_ = std::move(*device);
   ctx->models_ = std::make_unique<ModelManager>(ctx->device_.get(), std::move(options.loader));
   return ctx;
 }
