@@ -39,6 +39,8 @@ Status TensorToProto(const Tensor& t, proto::TensorProto* p, WeightSink* sink = 
   return Status::Ok();
 }
 
+}  // namespace
+
 void DescToProto(const TensorDesc& d, proto::TensorDescProto* p) {
   p->set_kind(static_cast<int32_t>(d.kind));
   p->set_elem_kind(static_cast<int32_t>(d.elem_kind));
@@ -54,6 +56,9 @@ void DescToProto(const TensorDesc& d, proto::TensorDescProto* p) {
   if (any_symbol)
     for (int i = 0; i < d.shape.rank(); ++i) s->add_symbols(d.shape.symbol(i));
 }
+
+namespace {
+
 
 Status AttrToProto(const std::string& name, const ir::AttrValue& a, proto::AttrProto* p) {
   p->set_name(name);
@@ -195,6 +200,8 @@ StatusOr<Tensor> TensorFromProto(const proto::TensorProto& p, WeightSource* sour
   return t;
 }
 
+}  // namespace
+
 StatusOr<TensorDesc> DescFromProto(const proto::TensorDescProto& p, const std::string& what) {
   auto kind_ok = [](int32_t k) { return k >= 0 && k <= static_cast<int32_t>(ValueKind::kUnknown); };
   if (!kind_ok(p.kind()) || !kind_ok(p.elem_kind())) return DataLoss(what + ": invalid value kind");
@@ -220,6 +227,9 @@ StatusOr<TensorDesc> DescFromProto(const proto::TensorDescProto& p, const std::s
   }
   return d;
 }
+
+namespace {
+
 
 StatusOr<ir::AttrValue> AttrFromProto(const proto::AttrProto& p, const std::string& what) {
   if (p.type() < proto::AttrProto::UNDEFINED || p.type() > proto::AttrProto::GRAPHS) {

@@ -40,6 +40,10 @@ StatusOr<proto::IrModelProto> ModelToProto(const ir::Model& model, WeightSink* s
 // source == nullptr rejects protos that reference external weights.
 StatusOr<std::unique_ptr<ir::Model>> ModelFromProto(const proto::IrModelProto& p, WeightSource* source = nullptr);
 
+// One tensor desc; DescFromProto validates (kind, format, dtype, dims) and names |what| in its DataLoss.
+void DescToProto(const TensorDesc& d, proto::TensorDescProto* p);
+StatusOr<TensorDesc> DescFromProto(const proto::TensorDescProto& p, const std::string& what);
+
 // Byte forms (protobuf wire format), with parse errors as Status.
 StatusOr<std::string> SerializeModel(const ir::Model& model, WeightSink* sink = nullptr);
 StatusOr<std::unique_ptr<ir::Model>> ParseModel(const void* data, size_t size, WeightSource* source = nullptr);
