@@ -199,6 +199,16 @@ TEST(RecordingDevice, RuntimeContextAndModelManager) {
     EXPECT_EQ(io.out, CpuOutputs(om, 4));
   }
   EXPECT_GE(device->record().events, 1u);  // ExecuteWithStream's end-of-run event came from the device
+  // The sessions' variables live in the context and take device memory from its device.
+  std::shared_ptr<var::VarManager> vars = (*ctx)->variables().Instance(11);
+  ASSERT_TRUE(vars->Init({}).ok());
+  var::VarRequest w;
+  w.name = "w";
+  w.desc = TensorDesc(DataType::kFloat, Shape({4}));
+  const uint64_t mallocs = device->record().mallocs[static_cast<int>(rt::MemType::kDevice)];
+  ASSERT_TRUE(vars->GetVarMemoryAddr(vars->AssignVarMem(w).value(), rt::MemType::kDevice).ok());
+  EXPECT_EQ(device->record().mallocs[static_cast<int>(rt::MemType::kDevice)], mallocs + 1);
+  ASSERT_TRUE(vars->FreeVarMemory().ok());
   ASSERT_TRUE((*ctx)->models().Unload(*id, rt::kWaitForever).ok());
   const rt::testing::DeviceRecord end = device->record();
   EXPECT_EQ(end.model_executions, 2u);

@@ -13,6 +13,7 @@ StatusOr<std::unique_ptr<RuntimeContext>> RuntimeContext::Create(RuntimeContextO
   if (!device.ok()) return device.status().WithContext("RuntimeContext: device");
   if (*device == nullptr) return InvalidArgument("RuntimeContextOptions.create_device returned no device");
   ctx->device_ = std::move(*device);
+  ctx->variables_ = std::make_unique<var::VarManagerPool>(ctx->device_.get());
   ctx->models_ = std::make_unique<ModelManager>(ctx->device_.get(), std::move(options.loader));
   return ctx;
 }

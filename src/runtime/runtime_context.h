@@ -1,5 +1,5 @@
 // RuntimeContext: the explicit home of what GE keeps in process singletons for runtime v1 (DESIGN.md §10): the
-// rt::Device and the ModelManager. A session, an OfflineModel or a test creates one; nothing is global.
+// rt::Device, the sessions' variables (VarManagerPool) and the ModelManager. A session, an OfflineModel or a test creates one; nothing is global.
 // Thread-safe as its parts are. Destruction unloads every model (see ~ModelManager), then frees the device.
 #pragma once
 #include <functional>
@@ -8,6 +8,7 @@
 #include "base/status.h"
 #include "rt/device.h"
 #include "runtime/model_manager.h"
+#include "var/var_manager.h"
 
 namespace ge::runtime {
 
@@ -27,10 +28,13 @@ class RuntimeContext {
 
   rt::Device& device() { return *device_; }
   ModelManager& models() { return *models_; }
+  // The sessions' variables (seed 000): one VarManager per session id, memory from this context's device.
+  var::VarManagerPool& variables() { return *variables_; }
 
  private:
   RuntimeContext() = default;
   std::unique_ptr<rt::Device> device_;
+  std::unique_ptr<var::VarManagerPool> variables_;  // before the models: variables outlive the models using them
   std::unique_ptr<ModelManager> models_;  // declared last: destroyed before the device
 };
 
