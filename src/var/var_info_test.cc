@@ -4,23 +4,14 @@
 #include <gtest/gtest.h>
 
 #include "rt/testing/recording_device.h"
+#include "var/var_test_util.h"
 #include "var/var_info.pb.h"
 
 namespace ge::var {
 namespace {
 
-TensorDesc Desc(Dims dims, Format f = Format::kND) {
-  TensorDesc d(DataType::kFloat, Shape(std::move(dims)));
-  d.format = f;
-  return d;
-}
-
-VarRequest Var(const std::string& name, const TensorDesc& desc) {
-  VarRequest r;
-  r.name = name;
-  r.desc = desc;
-  return r;
-}
+using testing::Desc;
+using testing::Var;
 
 TEST(VarInfo, RoundTripRestoresLogicalAddressesDescsRoadsAndGraphIds) {
   rt::testing::RecordingDevice device;

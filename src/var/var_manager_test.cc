@@ -7,24 +7,15 @@
 #include <cstring>
 
 #include "rt/testing/recording_device.h"
+#include "var/var_test_util.h"
 
 namespace ge::var {
 namespace {
 
 constexpr uint64_t kGiB = uint64_t{1} << 30;
 
-TensorDesc Desc(Dims dims, DataType dt = DataType::kFloat, Format f = Format::kND) {
-  TensorDesc d(dt, Shape(std::move(dims)));
-  d.format = f;
-  return d;
-}
-
-VarRequest Var(const std::string& name, const TensorDesc& desc) {
-  VarRequest r;
-  r.name = name;
-  r.desc = desc;
-  return r;
-}
+using testing::Desc;
+using testing::Var;
 
 class VarManagerTest : public ::testing::Test {
  protected:

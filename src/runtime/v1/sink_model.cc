@@ -187,6 +187,7 @@ struct SinkModel::Impl {
   bool stage_io = false;             // device memory is not host-accessible: IO through staging buffers
   void* device_constants = nullptr;  // constants uploaded to device memory (same condition); freed with the model
   std::vector<ValueAddress> addresses;  // by value index
+  std::unordered_map<const ir::Value*, int> value_index;  // value → its index in the graph's values (InitNodes)
   std::vector<std::unique_ptr<exec::PreparedKernel>> kernels;  // by node index; immutable after InitNodes
   bool profile_tasks = false;
   std::vector<NodeProfile> profile;  // one per kernel task when profiling; reserved up front (stable addresses)
@@ -370,8 +371,9 @@ Status SinkModel::Impl::Resolve(ExecContext& c, int value, void** slot, const st
 Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def) {
   std::vector<ir::Node*> nodes = ir->graph->nodes();
   std::vector<ir::Value*> values = ir->graph->values();
-  std::unordered_map<const ir::Value*, int> index_of;
-  for (size_t i = 0; i < values.size(); ++i) index_of[values[i]] = static_cast<int>(i);
+  value_index.clear();
+  for (size_t i = 0; i < values.size(); ++i) value_index[values[i]] = static_cast<int>(i);
+  const auto& index_of = value_index;
   kernels.resize(nodes.size());
   for (const proto::TaskDefProto& t : tasks.tasks()) {
     if (t.type() != proto::TaskDefProto::KERNEL) continue;
@@ -455,9 +457,7 @@ StatusOr<std::unique_ptr<ExecContext>> SinkModel::Impl::CreateContext(void* feat
   auto c = std::make_unique<ExecContext>();
   c->feature_map = feature_map;
   std::vector<ir::Node*> nodes = ir->graph->nodes();
-  std::vector<ir::Value*> values = ir->graph->values();
-  std::unordered_map<const ir::Value*, int> index_of;
-  for (size_t i = 0; i < values.size(); ++i) index_of[values[i]] = static_cast<int>(i);
+  const auto& index_of = value_index;  // from InitNodes; read-only once loaded
   c->bindings.resize(nodes.size());
   if (stage_io) GE_RETURN_IF_ERROR(AllocateStaging(*c));
   for (size_t node = 0; node < nodes.size(); ++node) {
