@@ -28,3 +28,6 @@ echo
 echo "== ge run samples/tiny_cnn.onnx (the reference interpreter) =="
 "$ge" run --model=samples/tiny_cnn.onnx --input=samples/tiny_cnn.in.npy --output_dir="$out/onnx" --loop=20 --warmup=2
 check "$out/onnx/output.npy"
+echo
+echo "== samples/training_mlp: an MLP trained with the C++ session API, checked against numpy =="
+/usr/bin/python3 tests/training/check_sample.py --sample="$build/bin/train_mlp"

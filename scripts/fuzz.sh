@@ -6,7 +6,7 @@ seconds=${1:-60}
 cd "$(dirname "$0")/.."
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGE_BUILD_FUZZERS=ON \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
-cmake --build build-fuzz --target onnx_import_fuzz om_reader_fuzz sink_model_fuzz var_info_fuzz -j "$(nproc)"
+cmake --build build-fuzz --target onnx_import_fuzz om_reader_fuzz sink_model_fuzz var_info_fuzz checkpoint_fuzz -j "$(nproc)"
 
 # fuzz NAME: runs build-fuzz/bin/NAME_fuzz on build-fuzz/corpus/NAME for $seconds.
 fuzz() {
@@ -40,3 +40,6 @@ fuzz sink_model
 mkdir -p build-fuzz/corpus/var_info
 GE_VAR_FUZZ_WRITE_SEEDS=build-fuzz/corpus/var_info build-fuzz/bin/var_info_fuzz
 fuzz var_info
+mkdir -p build-fuzz/corpus/checkpoint
+GE_CKPT_FUZZ_WRITE_SEEDS=build-fuzz/corpus/checkpoint build-fuzz/bin/checkpoint_fuzz
+fuzz checkpoint

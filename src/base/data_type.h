@@ -20,21 +20,8 @@ bool IsFloatingPoint(DataType dt);  // float16, bfloat16, float, double
 bool IsInteger(DataType dt);        // signed and unsigned ints (not bool)
 bool IsSignedInteger(DataType dt);
 
-// Compile-time mapping from C++ type to DataType.
-template <typename T> struct DataTypeOf;
-template <> struct DataTypeOf<float> { static constexpr DataType value = DataType::kFloat; };
-template <> struct DataTypeOf<uint8_t> { static constexpr DataType value = DataType::kUint8; };
-template <> struct DataTypeOf<int8_t> { static constexpr DataType value = DataType::kInt8; };
-template <> struct DataTypeOf<uint16_t> { static constexpr DataType value = DataType::kUint16; };
-template <> struct DataTypeOf<int16_t> { static constexpr DataType value = DataType::kInt16; };
-template <> struct DataTypeOf<int32_t> { static constexpr DataType value = DataType::kInt32; };
-template <> struct DataTypeOf<int64_t> { static constexpr DataType value = DataType::kInt64; };
-template <> struct DataTypeOf<std::string> { static constexpr DataType value = DataType::kString; };
-template <> struct DataTypeOf<bool> { static constexpr DataType value = DataType::kBool; };
+// Compile-time mapping from C++ type to DataType: the public ones are in ge/types.h.
 template <> struct DataTypeOf<float16> { static constexpr DataType value = DataType::kFloat16; };
-template <> struct DataTypeOf<double> { static constexpr DataType value = DataType::kDouble; };
-template <> struct DataTypeOf<uint32_t> { static constexpr DataType value = DataType::kUint32; };
-template <> struct DataTypeOf<uint64_t> { static constexpr DataType value = DataType::kUint64; };
 template <> struct DataTypeOf<std::complex<float>> { static constexpr DataType value = DataType::kComplex64; };
 template <> struct DataTypeOf<std::complex<double>> { static constexpr DataType value = DataType::kComplex128; };
 template <> struct DataTypeOf<bfloat16> { static constexpr DataType value = DataType::kBFloat16; };

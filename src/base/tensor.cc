@@ -58,6 +58,8 @@ StatusOr<Tensor> Tensor::Create(DataType dt, const Dims& dims) {
 Tensor::Tensor(DataType dt, Dims dims, std::shared_ptr<TensorStorage> storage, size_t byte_offset)
     : dtype_(dt), dims_(std::move(dims)), storage_(std::move(storage)), offset_(byte_offset) {}
 
+int64_t Tensor::numel() const { return NumElements(dims_); }
+
 template <>
 Tensor Tensor::FromVector<bool>(const std::vector<bool>& values, const Dims& dims) {
   Tensor out = Create(DataType::kBool, dims).value();

@@ -8,6 +8,8 @@
 #include "compiler/passes/passes.h"
 #include "om/ir_om.h"
 #include "om/om_writer.h"
+#include "ops/variable/variable_ref.h"
+#include "var/var_info.h"
 
 namespace ge::compiler {
 
@@ -77,6 +79,25 @@ Status FixInputShapes(ir::Model& model, const CompileOptions& options, CompileRe
   return Status::Ok();
 }
 
+// Every Variable of the root graph gets its logical address from the session's manager (same name and desc:
+// the address an earlier graph got); `_init_value` attributes become the variables' initial values.
+Status AssignVariables(const ir::Graph& g, var::VarManager* manager, std::map<std::string, uint64_t>* addresses) {
+  for (const ir::Node* n : g.nodes()) {
+    if (!ops::IsOp(*n, ops::OpId::kGeVariable)) continue;
+    var::VarRequest req;
+    req.name = n->name();
+    req.desc = n->output(0)->desc();
+    auto logical = manager->AssignVarMem(req);
+    if (!logical.ok()) return logical.status().WithContext("variable '" + n->name() + "'");
+    (*addresses)[n->name()] = *logical;
+    if (const Tensor* init = n->attrs().GetTensor("_init_value")) {
+      Status s = manager->SetInitValue(n->name(), *init);
+      if (!s.ok()) return s.WithContext("variable '" + n->name() + "'");
+    }
+  }
+  return Status::Ok();
+}
+
 // The whole pipeline, up to an OmWriter holding the partitions (written to memory or to a file by the caller).
 StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const CompileOptions& options,
                                                         CompileReport* report) {
@@ -87,8 +108,16 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   r->nodes_before = static_cast<size_t>(model.graph->num_nodes());
   GE_RETURN_IF_ERROR(FixInputShapes(model, options, r));
 
+  std::unique_ptr<var::VarManager> private_variables;
+  var::VarManager* variables = options.variables;
+  if (variables == nullptr) {
+    private_variables = std::make_unique<var::VarManager>(/*session_id=*/0, /*device=*/nullptr);
+    GE_RETURN_IF_ERROR(private_variables->Init(var::VarManagerOptions()));
+    variables = private_variables.get();
+  }
   PassContext ctx;
   ctx.options = options.ge_options;
+  ctx.variable_initialized = [variables](const std::string& name) { return variables->IsVarInitialized(name); };
   ctx.engines = options.engines;
   GE_ASSIGN_OR_RETURN(ctx.target, ResolveTarget(options.target, ctx.engines, r));
   r->target = IsaLevelName(ctx.target);
@@ -97,6 +126,11 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
     return InvalidArgument("option ge.exec.precision_mode must be fp32 or allow_bf16, got '" + precision + "'");
   }
   GE_RETURN_IF_ERROR(RunPreparePipeline(model, ctx));
+  {
+    PassManager order;
+    order.Add(CreateVariablePreparePass());
+    GE_RETURN_IF_ERROR(order.Run(model, ctx));
+  }
   r->nodes_after = static_cast<size_t>(model.graph->num_nodes());
 
   om::OmWriteOptions wo;
@@ -135,6 +169,7 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
     if (layout != Format::kNCHW) formats.Add(CreateFormatSelectionPass(layout));
     if (options.tune) formats.Add(CreateTunePass(options.threads, &tune));
     formats.Add(CreateKernelSelectionPass(options.threads, prepack == "1", &kernels));
+    formats.Add(CreateVariablePreparePass());  // readers the format passes added
     GE_RETURN_IF_ERROR(formats.Run(model, ctx));
     r->impls = kernels.impls;
     if (options.tune) {
@@ -162,6 +197,7 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
       if (e != nullptr && e->UsesAllThreads()) bo.streams.max_streams = 1;
     }
   }
+  GE_RETURN_IF_ERROR(AssignVariables(*model.graph, variables, &bo.variable_addresses));
   GE_ASSIGN_OR_RETURN(CompiledModel cm, BuildStaticModel(model, bo));
   cm.def.set_precision_mode(precision);
   cm.def.set_target_isa(IsaLevelName(ctx.target));
@@ -192,6 +228,15 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kTaskInfo, std::move(tasks)));
   if (!cm.weights.empty()) {
     GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kWeightsData, std::move(cm.weights)));
+  }
+  if (!bo.variable_addresses.empty()) {
+    GE_ASSIGN_OR_RETURN(std::string var_info, var::SerializeVarInfo(*variables));
+    GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kVarInfo, std::move(var_info)));
+    // Later graphs of the session may count on what this one writes (VarIsInitializedOp folding).
+    for (const ir::Node* n : model.graph->nodes()) {
+      if (!ops::IsAssignOp(*n)) continue;
+      if (const ir::Node* var = ops::RefVariable(n->input(0))) variables->SetVarInitialized(var->name());
+    }
   }
   return writer;
 }

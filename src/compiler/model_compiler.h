@@ -16,6 +16,7 @@
 #include "compiler/planning/stream_allocator.h"
 #include "ir/graph.h"
 #include "kernels/builtin_engines.h"
+#include "var/var_manager.h"
 
 namespace ge::compiler {
 
@@ -44,6 +45,9 @@ struct CompileOptions {
   // unknown dim left after that becomes 1 (and the report says so).
   std::map<std::string, Dims> input_shapes;
   std::string model_name;  // default: the graph's name
+  // The session's variables (seed 000): Variable nodes get their logical addresses here and the `.om` carries
+  // them in VAR_INFO. Not owned; null: a private manager (a model compiled outside a session).
+  var::VarManager* variables = nullptr;
 };
 
 struct CompileReport {

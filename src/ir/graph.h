@@ -172,12 +172,26 @@ class Graph {
   int64_t next_node_id_ = 0;
 };
 
+// ONNX TrainingInfoProto: how a model trains. Names in the graphs that neither graph defines (the root graph's
+// initializers) are captures. Bindings map an initializer of the root graph (key) to an output of the graph that
+// computes its new value (value).
+struct TrainingInfo {
+  std::unique_ptr<Graph> initialization;  // may be null: nothing to initialize
+  std::vector<std::pair<std::string, std::string>> initialization_binding;
+  std::unique_ptr<Graph> algorithm;       // one training step
+  std::vector<std::pair<std::string, std::string>> update_binding;
+};
+
 // A model: a root graph plus the opset versions it was written against.
 struct Model {
   int64_t ir_version = 8;
   std::map<std::string, int64_t> opsets;  // domain ("" = ai.onnx) → version
   std::string producer;
   std::unique_ptr<Graph> graph;
+  std::vector<TrainingInfo> training_info;
+  // Every root-graph initializer a training graph names (binding key or capture), by name, whether or not the
+  // inference graph uses it: the training state's initial values.
+  std::map<std::string, Tensor> training_initializers;
   int64_t OpsetFor(const std::string& domain) const;
 };
 

@@ -120,6 +120,7 @@ TEST(OpTable, FamiliesRegisterTheirOwnOps) {
           {OpFamily::kControl, {ops::RegisterControlOps, ref::RegisterControlRefKernels}},
           {OpFamily::kMisc, {ops::RegisterMiscOps, ref::RegisterMiscRefKernels}},
           {OpFamily::kFused, {ops::RegisterFusedOps, ref::RegisterFusedRefKernels}},
+          {OpFamily::kVariable, {ops::RegisterVariableOps, ref::RegisterVariableRefKernels}},
       };
   for (const auto& [family, registers] : families) {
     ops::OpRegistry schemas;

@@ -14,6 +14,7 @@ const OpRegistry& BuiltinOps() {
     RegisterControlOps(r);
     RegisterMiscOps(r);
     RegisterFusedOps(r);
+    RegisterVariableOps(r);
     return r;
   }();
   return *registry;

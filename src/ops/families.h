@@ -12,6 +12,7 @@ void RegisterIndexOps(OpRegistry* r);
 void RegisterMathOps(OpRegistry* r);
 void RegisterControlOps(OpRegistry* r);
 void RegisterMiscOps(OpRegistry* r);
-void RegisterFusedOps(OpRegistry* r);  // ge::FusedConv, FusedGemm, FusedMatMul, LayerNormalization, Attention
+void RegisterFusedOps(OpRegistry* r);
+void RegisterVariableOps(OpRegistry* r);  // ge::Variable, Assign*, VarIsInitializedOp, FileConstant  // ge::FusedConv, FusedGemm, FusedMatMul, LayerNormalization, Attention
 
 }  // namespace ge::ops

@@ -11,7 +11,7 @@ class Node;
 
 namespace ge::ops {
 
-enum class OpFamily : uint8_t { kElementwise, kReduce, kNn, kShape, kIndex, kMath, kControl, kMisc, kFused };
+enum class OpFamily : uint8_t { kElementwise, kReduce, kNn, kShape, kIndex, kMath, kControl, kMisc, kFused, kVariable };
 
 enum class OpId : uint16_t {
 #define GE_OP(id, domain, name, family) k##id,

@@ -1,3 +1,29 @@
-// libge.so's own translation unit (a shared library needs one): the public API's implementation comes from the
-// ge_runtime archive linked in whole (offline_model.cc, model_loader.cc), and ge::Status's from ge_base.
+// libge.so's own translation unit (a shared library needs one). The public API's implementation lives in static
+// archives (ge_runtime, ge_session, ge_base); a linker takes an archive member only when something references
+// it, so this table references one entry point of each public API's object file.
+#include "ge/graph.h"
 #include "ge/model.h"
+#include "ge/session.h"
+
+namespace ge {
+namespace {
+
+using LoadFromFileFn = StatusOr<std::unique_ptr<OfflineModel>> (*)(const std::string&, const OfflineModelOptions&);
+using InitializeFn = Status (*)(const Options&);
+using GraphFromOnnxFn = StatusOr<Graph> (*)(const std::string&);
+using SessionStatusFn = Status (Session::*)() const;
+
+}  // namespace
+
+// Kept: exported and used, so no linker drops it.
+[[gnu::visibility("default"), gnu::used]] extern const void* const kPublicApiAnchors[];
+const void* const kPublicApiAnchors[] = {
+    reinterpret_cast<const void*>(static_cast<LoadFromFileFn>(&OfflineModel::LoadFromFile)),
+    reinterpret_cast<const void*>(static_cast<InitializeFn>(&GEInitialize)),
+    reinterpret_cast<const void*>(static_cast<GraphFromOnnxFn>(&Graph::FromOnnxFile)),
+};
+// Member functions: a pointer-to-member cannot be cast to void*; taking it still references the object file.
+[[gnu::visibility("default"), gnu::used]] extern const SessionStatusFn kSessionAnchor;
+const SessionStatusFn kSessionAnchor = &Session::status;
+
+}  // namespace ge

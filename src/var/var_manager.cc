@@ -313,6 +313,19 @@ Status VarManager::SetInitValue(const std::string& name, const Tensor& value) {
   return Status::Ok();
 }
 
+void VarManager::SetVarInitialized(const std::string& name) {
+  std::lock_guard<std::mutex> lk(mu_);
+  initialized_vars_.insert(res_.BatchMapped(name));
+}
+
+bool VarManager::IsVarInitialized(const std::string& name) const {
+  std::lock_guard<std::mutex> lk(mu_);
+  const std::string key_name = res_.BatchMapped(name);
+  if (initialized_vars_.count(key_name) != 0) return true;
+  const VarAddr* cur = res_.Current(name);
+  return cur != nullptr && init_values_.count(VarKey(key_name, cur->desc)) != 0;
+}
+
 StatusOr<void*> VarManager::GetVarMemoryAddr(uint64_t logical, rt::MemType mem_type) {
   std::lock_guard<std::mutex> lk(mu_);
   if (device_ == nullptr) return FailedPrecondition("VarManager has no device");

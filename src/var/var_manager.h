@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,11 @@ class VarManager {
   // and dims must be the variable's, and its bytes at most the variable's.
   Status SetInitValue(const std::string& name, const Tensor& value);
 
+  // Whether a graph of the session can count on the variable holding a value (VarIsInitializedOp folding): it
+  // has an `_init_value`, was restored (checkpoint), or an earlier-compiled graph of the session writes it.
+  void SetVarInitialized(const std::string& name);
+  bool IsVarInitialized(const std::string& name) const;
+
   // --- run time ---
   // The device address of |logical| (any address inside a variable, which gives an inner offset): RDMA → the
   // logical address itself; external memory → memory + (logical - base); otherwise the variable's lazily
@@ -123,6 +129,7 @@ class VarManager {
   VarResource res_;                 // guarded by mu_
   std::map<rt::MemType, std::unique_ptr<MemResource>> mem_;  // guarded by mu_; lazy per type
   std::map<std::string, Tensor> init_values_;                 // guarded by mu_; by name
+  std::set<std::string> initialized_vars_;                    // guarded by mu_; SetVarInitialized
   void* external_ = nullptr;        // guarded by mu_
   uint64_t external_size_ = 0;      // guarded by mu_
 };

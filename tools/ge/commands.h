@@ -7,5 +7,6 @@ int RunCommand(int argc, char** argv);       // ge run
 int TestOnnxCommand(int argc, char** argv);  // ge test-onnx
 int CompileCommand(int argc, char** argv);   // ge compile
 int InspectCommand(int argc, char** argv);   // ge inspect
+int TrainCommand(int argc, char** argv);     // ge train
 
 }  // namespace ge::cli

@@ -19,7 +19,9 @@ void Usage() {
                "  ge inspect M.om [--json]\n"
                "  ge run --model=M.om|M.onnx [--input=FILE.npy | --input=NAME=FILE.npy ...] [--output_dir=DIR]\n"
                "         [--loop=N] [--warmup=N] [--threads=N] [--json]\n"
-               "  ge test-onnx DIR...   run ONNX backend node-test cases\n");
+               "  ge test-onnx DIR...   run ONNX backend node-test cases\n"
+               "  ge train --model=M.onnx --steps=N [--input=NAME=FILE.npy ...] [--restore=CKPT] [--save=CKPT]\n"
+               "         [--save_variables=DIR]\n");
 }
 
 }  // namespace
@@ -49,6 +51,7 @@ int main(int argc, char** argv) {
   if (cmd == "compile") return ge::cli::CompileCommand(argc, argv);
   if (cmd == "inspect") return ge::cli::InspectCommand(argc, argv);
   if (cmd == "test-onnx") return ge::cli::TestOnnxCommand(argc, argv);
+  if (cmd == "train") return ge::cli::TrainCommand(argc, argv);
   std::fprintf(stderr, "ge: unknown command '%s'\n", cmd.c_str());
   Usage();
   return 2;

@@ -1,5 +1,6 @@
 // DeadCodeElimination: keeps the nodes that graph outputs depend on (through data edges, control edges and the
-// values subgraphs read by name); removes the rest, then values nothing produces or uses.
+// values subgraphs read by name) and the nodes that write variables;
+// removes the rest, then values nothing produces or uses.
 #include <set>
 #include <vector>
 
@@ -22,6 +23,9 @@ class DeadCodeEliminationPass : public GraphLevelPass {
       }
     };
     for (const ir::Value* o : g.outputs()) mark(o);
+    for (const ir::Node* n : g.nodes()) {
+      if (HasSideEffects(*n) && live.insert(n).second) work.push_back(n);
+    }
     while (!work.empty()) {
       const ir::Node* n = work.back();
       work.pop_back();

@@ -4,6 +4,7 @@
 // when PassContext::validate is set, times every pass, and prefixes errors with the pass name.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,6 +26,8 @@ struct PassContext {
   IsaLevel target = IsaLevel::kNone;
   // The engines the model may use, in priority order (kernels/engine.h); empty: ge's own kernels only.
   kernels::EngineList engines;
+  // Whether the session has initialized the named variable (VarIsInitializedOp folding); unset: none has.
+  std::function<bool(const std::string&)> variable_initialized;
 #ifdef NDEBUG
   bool validate = false;
 #else

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "ops/variable/variable_ref.h"
+
 namespace ge::compiler {
 namespace {
 
@@ -59,10 +61,20 @@ bool IsNondeterministic(const ir::Node& n, const PassContext& ctx) {
       return true;
     case OpId::kDropout:
       return DropoutIsTraining(n, ctx.OpsetFor(n.domain()));
+    // Session state: a variable's value is not known at compile time, and two variables of one desc are not one.
+    case OpId::kGeVariable:
+    case OpId::kGeAssign:
+    case OpId::kGeAssignAdd:
+    case OpId::kGeAssignSub:
+    case OpId::kGeVarIsInitializedOp:
+    case OpId::kGeFileConstant:
+      return true;
     default:
       return false;
   }
 }
+
+bool HasSideEffects(const ir::Node& n) { return ops::IsAssignOp(n); }
 
 StatusOr<ir::Node*> RebindOutput(ir::Graph& g, ir::Node* n, int index, ir::Value* v) {
   if (!n->subgraphs().empty()) {

@@ -26,7 +26,10 @@ std::set<std::string> CapturedNames(const ir::Graph& g);
 // training_mode input that is not a constant counts as training.
 bool DropoutIsTraining(const ir::Node& n, int64_t opset);
 // Random ops, and Dropout in training mode: never folded, merged or removed as duplicates.
+// Also the variable ops: session state is not a compile-time value.
 bool IsNondeterministic(const ir::Node& n, const PassContext& ctx);
+// Nodes that write session state (Assign, AssignAdd, AssignSub): kept even when no graph output needs them.
+bool HasSideEffects(const ir::Node& n);
 
 // Makes `n` produce `v` as output `index` instead of its current output, which loses its producer and every use
 // (uses move to `v`). `v` must have no producer. `n` is replaced by a new node with the same name, op, attributes,

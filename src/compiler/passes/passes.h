@@ -57,6 +57,12 @@ std::unique_ptr<GraphPass> CreateLayoutSimplifyPass();
 // (concat_conv_split_pass.cc).
 std::unique_ptr<GraphPass> CreateConcatConvSplitPass();
 
+// Variables (variable_prepare_pass.cc). VariablePrepare, last before planning: every write of a variable value
+// (Assign, AssignAdd, AssignSub) runs after the value's other readers, and writes of one value in creation order.
+std::unique_ptr<GraphPass> CreateVariablePreparePass();
+// VarIsInitializedOp → a bool constant: PassContext::variable_initialized of its variable (false when unset).
+std::unique_ptr<GraphPass> CreateVarIsInitializedFoldingPass();
+
 // Engine assignment: rules are tried in order; the first whose claim returns true owns the node.
 struct EngineRule {
   std::string engine;

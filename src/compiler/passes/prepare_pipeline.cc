@@ -20,6 +20,7 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
   // layers needs about N rounds of inference + folding, so the simplifying passes repeat until nothing changes.
   PassManager simplify;
   simplify.Add(CreateInferShapesPass());
+  simplify.Add(CreateVarIsInitializedFoldingPass());
   simplify.Add(CreateIdentityRemovalPass());
   simplify.Add(CreateConstantFoldingPass());
   simplify.Add(CreateDeadCodeEliminationPass());

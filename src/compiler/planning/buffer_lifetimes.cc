@@ -1,3 +1,4 @@
+#include "ops/variable/variable_ref.h"
 #include "compiler/planning/buffer_lifetimes.h"
 
 #include <algorithm>
@@ -132,7 +133,8 @@ StatusOr<FeatureMapBuffers> CollectFeatureMapBuffers(const ir::Graph& graph, con
   for (int64_t i = 0; i < n; ++i) {
     const ir::Node* node = order[i];
     for (const ir::Value* v : node->outputs()) {
-      if (v == nullptr || v->is_constant() || graph.IsGraphOutput(v)) continue;
+      // Variables (and writes' ref outputs) live in variable memory.
+      if (v == nullptr || v->is_constant() || graph.IsGraphOutput(v) || ops::RefVariable(v) != nullptr) continue;
       GE_ASSIGN_OR_RETURN(uint64_t bytes, StaticTensorBytes(v->desc()));
       PlanBuffer b;
       b.id = static_cast<int64_t>(out.buffers.size());

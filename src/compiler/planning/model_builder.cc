@@ -8,6 +8,8 @@
 #include "kernels/exec/prepared_kernel.h"
 #include "om/ir_proto.h"
 #include "om/weights.h"
+#include "ops/op_id.h"
+#include "ops/variable/variable_ref.h"
 
 namespace ge::compiler {
 
@@ -52,7 +54,7 @@ std::string StaticModelBlocker(const ir::Model& model) {
   }
   for (const ir::Node* n : g.nodes()) {
     if (!n->subgraphs().empty()) return "node '" + n->name() + "' (" + n->op_type() + ") owns subgraphs";
-    if (!exec::CanPrepare(*n)) {
+    if (!ops::IsOp(*n, ops::OpId::kGeVariable) && !exec::CanPrepare(*n)) {
       return "node '" + n->name() + "' (" + n->op_type() + ") has no kernel the static runtime can prepare";
     }
   }
@@ -138,7 +140,8 @@ StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOpti
     io->set_size(bytes);
     io->set_value(value_index.at(v));
     *io->mutable_desc() = def.ir().graph().values(value_index.at(v)).desc();
-    const bool produced = v->producer() != nullptr && !v->is_constant() && !v->is_graph_input();
+    const bool produced = v->producer() != nullptr && !v->is_constant() && !v->is_graph_input() &&
+                          ops::RefVariable(v) == nullptr;
     if (produced && output_slot.emplace(v, static_cast<int>(i)).second) continue;
     copied_outputs.push_back(static_cast<int>(i));
   }
@@ -151,7 +154,14 @@ StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOpti
     p->set_value(value_index.at(v));
     GE_ASSIGN_OR_RETURN(uint64_t bytes, StaticTensorBytes(v->desc()));
     p->set_size(bytes);
-    if (v->is_constant()) {
+    if (const ir::Node* var = ops::RefVariable(v)) {
+      auto a = options.variable_addresses.find(var->name());
+      if (a == options.variable_addresses.end()) {
+        return FailedPrecondition("variable '" + var->name() + "' has no address in the session's variable memory");
+      }
+      p->set_segment(proto::SEG_VARIABLE);
+      p->set_offset(a->second);
+    } else if (v->is_constant()) {
       p->set_segment(proto::SEG_CONSTANT);
     } else if (v->is_graph_input()) {
       p->set_segment(proto::SEG_INPUT);
@@ -207,7 +217,10 @@ StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOpti
     const auto& nodes = s < static_cast<int>(streams.stream_nodes.size()) ? streams.stream_nodes[s] : empty;
     for (const ir::Node* n : nodes) {
       for (int id : waits_before[n]) AddTask(&tasks, proto::TaskDefProto::EVENT_WAIT, s)->set_event(id);
-      AddTask(&tasks, proto::TaskDefProto::KERNEL, s)->set_node(node_index.at(n));
+      // A Variable runs nothing: its value is the variable's memory.
+      if (!ops::IsOp(*n, ops::OpId::kGeVariable)) {
+        AddTask(&tasks, proto::TaskDefProto::KERNEL, s)->set_node(node_index.at(n));
+      }
       for (int id : records_after[n]) AddTask(&tasks, proto::TaskDefProto::EVENT_RECORD, s)->set_event(id);
     }
   }

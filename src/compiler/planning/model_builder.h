@@ -23,6 +23,9 @@ struct BuildOptions {
   bool auto_streams = true;
   double stream_memory_budget = 1.15;
   uint64_t seed = 0;
+  // Variables (seed 000): name → logical address in the session's variable memory (VarManager::AssignVarMem),
+  // for every Variable node of the graph.
+  std::map<std::string, uint64_t> variable_addresses;
 };
 
 struct CompiledModel {

@@ -14,6 +14,7 @@ const KernelRegistry& RefKernels() {
     RegisterControlRefKernels(r);
     RegisterMiscRefKernels(r);
     RegisterFusedRefKernels(r);
+    RegisterVariableRefKernels(r);
     return r;
   }();
   return *registry;

@@ -12,6 +12,8 @@ void RegisterIndexRefKernels(KernelRegistry* r);
 void RegisterMathRefKernels(KernelRegistry* r);
 void RegisterControlRefKernels(KernelRegistry* r);
 void RegisterMiscRefKernels(KernelRegistry* r);
-void RegisterFusedRefKernels(KernelRegistry* r);  // ge::FusedConv, FusedGemm, FusedMatMul, LayerNormalization, Attention
+void RegisterFusedRefKernels(KernelRegistry* r);
+// ge::Variable, Assign*, VarIsInitializedOp, FileConstant
+void RegisterVariableRefKernels(KernelRegistry* r);  // ge::FusedConv, FusedGemm, FusedMatMul, LayerNormalization, Attention
 
 }  // namespace ge::ref

@@ -28,6 +28,21 @@ class SubgraphRunner {
   virtual Status Run(const ir::Graph& graph, const std::vector<Value>& inputs, std::vector<Value>* outputs) = 0;
 };
 
+// A session's variables as the reference kernels see them (ge::Variable, Assign/AssignAdd/AssignSub,
+// VarIsInitializedOp). Implemented by whoever owns the variables (the interpreter's caller, a session); shared by
+// every run that uses it, so implementations synchronize their own tables. The memory itself is not guarded:
+// runs that update the same variable at once race, as in GE.
+class VariableStore {
+ public:
+  virtual ~VariableStore() = default;
+  // The variable's memory as a tensor that aliases it: writes through it update the variable. `desc` is what the
+  // reading node declares (static dims); the first use creates the variable (zeros, or `init_value` when given);
+  // a later use with another dtype or shape is an error naming both.
+  virtual StatusOr<Tensor> Variable(const std::string& name, const TensorDesc& desc, const Tensor* init_value) = 0;
+  virtual bool IsInitialized(const std::string& name) const = 0;
+  virtual void SetInitialized(const std::string& name) = 0;
+};
+
 struct KernelContext {
   const ir::Node* node = nullptr;  // may be nullptr in unit tests (no subgraphs then)
   const ir::AttrMap* attrs = nullptr;
@@ -42,6 +57,7 @@ struct KernelContext {
   std::vector<Tensor> preallocated;
   SubgraphRunner* runner = nullptr;    // for control flow; nullptr when no subgraph can run
   std::mt19937_64* rng = nullptr;      // for random ops; owned by the caller
+  VariableStore* variables = nullptr;  // for variable ops; owned by the caller; nullptr when there are none
 
   const ir::AttrMap& attr() const { return *attrs; }
   int num_inputs() const { return static_cast<int>(inputs.size()); }

@@ -73,6 +73,7 @@ StatusOr<std::vector<Value>> RunNode(const ops::OpRegistry& ops, const KernelReg
   kctx.outputs.resize(call.num_outputs);
   kctx.runner = call.runner;
   kctx.rng = call.rng;
+  kctx.variables = call.variables;
   GE_RETURN_IF_ERROR(fn(kctx));
   return std::move(kctx.outputs);
 }

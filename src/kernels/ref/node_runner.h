@@ -23,6 +23,7 @@ struct NodeCall {
   int num_outputs = 1;
   SubgraphRunner* runner = nullptr;
   std::mt19937_64* rng = nullptr;
+  VariableStore* variables = nullptr;
 };
 
 // The TensorDesc describing a run-time value (used as an inference input).

@@ -14,6 +14,7 @@
 #include "ops/op_schema.h"
 #include "om/model_def.pb.h"
 #include "rt/model.h"
+#include "var/var_info.h"
 
 namespace ge::runtime {
 
@@ -186,6 +187,7 @@ struct SinkModel::Impl {
   void* load_feature_map = nullptr;  // SinkModelOptions::feature_map: the first context's memory
   bool stage_io = false;             // device memory is not host-accessible: IO through staging buffers
   void* device_constants = nullptr;  // constants uploaded to device memory (same condition); freed with the model
+  std::shared_ptr<var::VarManager> variables;  // the session's (SinkModelOptions::variables) or the model's own
   std::vector<ValueAddress> addresses;  // by value index
   std::unordered_map<const ir::Value*, int> value_index;  // value → its index in the graph's values (InitNodes)
   std::vector<std::unique_ptr<exec::PreparedKernel>> kernels;  // by node index; immutable after InitNodes
@@ -225,6 +227,10 @@ struct SinkModel::Impl {
   Status AllocateStaging(ExecContext& c);
 
   Status InitModelMem(const proto::ModelDefProto& def, const SinkModelOptions& options);
+  // VAR_INFO restored into the session's manager (or the model's own), `_init_value`s registered.
+  Status InitVariables(const SinkModelOptions& options);
+  // The device address of the variable bytes [logical, logical + bytes), which must lie in one variable.
+  StatusOr<void*> VariableAddress(uint64_t logical, uint64_t bytes, const std::string& what);
   Status InitIoNodes(const proto::ModelDefProto& def);
   Status InitIoDescs(const proto::ModelDefProto& def);
   Status InitNodes(const proto::ModelDefProto& def);
@@ -253,6 +259,42 @@ Status SinkModel::Impl::InitModelMem(const proto::ModelDefProto& def, const Sink
   GE_RETURN_IF_ERROR(CheckFeatureMapMemory(name, feature_map_bytes, options.feature_map, options.feature_map_size));
   load_feature_map = options.feature_map;
   return Status::Ok();
+}
+
+Status SinkModel::Impl::InitVariables(const SinkModelOptions& options) {
+  om::ByteSpan var_info = om->partition(om::PartitionType::kVarInfo);
+  if (var_info.empty()) return Status::Ok();
+  variables = options.variables;
+  if (variables == nullptr) {
+    variables = std::make_shared<var::VarManager>(/*session_id=*/0, device);
+    GE_RETURN_IF_ERROR(variables->Init(var::VarManagerOptions()));
+  }
+  Status s = var::RestoreVarInfo(var_info.data, var_info.size, variables.get());
+  if (!s.ok()) return s.WithContext("model " + name + ": VAR_INFO");
+  for (const ir::Node* n : ir->graph->nodes()) {
+    if (!ops::IsOp(*n, ops::OpId::kGeVariable)) continue;
+    ++stats.num_variables;
+    const Tensor* init = n->attrs().GetTensor("_init_value");
+    if (init == nullptr) continue;
+    s = variables->SetInitValue(n->name(), *init);
+    if (!s.ok()) return s.WithContext("model " + name + ": variable '" + n->name() + "'");
+  }
+  return Status::Ok();
+}
+
+StatusOr<void*> SinkModel::Impl::VariableAddress(uint64_t logical, uint64_t bytes, const std::string& what) {
+  if (variables == nullptr) return DataLoss(what + " is a variable, but the .om has no VAR_INFO");
+  auto first = variables->GetVarMemoryAddr(logical, rt::MemType::kDevice);
+  if (!first.ok()) return DataLoss(what + ": " + first.status().message());
+  if (bytes > 1) {
+    if (logical > UINT64_MAX - bytes) return DataLoss(what + ": variable address overflows");
+    auto last = variables->GetVarMemoryAddr(logical + bytes - 1, rt::MemType::kDevice);
+    if (!last.ok() || *last != static_cast<char*>(*first) + bytes - 1) {
+      return DataLoss(what + " does not fit in its variable (" + std::to_string(bytes) + " bytes at logical " +
+                      std::to_string(logical) + ")");
+    }
+  }
+  return *first;
 }
 
 Status SinkModel::Impl::UseFeatureMap(ExecContext& c, void* caller_feature_map) {
@@ -301,6 +343,11 @@ Status SinkModel::Impl::InitIoNodes(const proto::ModelDefProto& def) {
         if (t->nbytes() != bytes) return DataLoss(what + ": constant size mismatch");
         // Kernels only read constants; the storage may be a read-only mapping.
         a.address = const_cast<void*>(t->raw_data());
+        break;
+      }
+      case proto::SEG_VARIABLE: {
+        GE_ASSIGN_OR_RETURN(a.address, VariableAddress(p.offset(), bytes, what));
+        a.offset = p.offset();
         break;
       }
       case proto::SEG_INPUT:
@@ -355,6 +402,7 @@ Status SinkModel::Impl::Resolve(ExecContext& c, int value, void** slot, const st
       *slot = c.feature_map != nullptr ? static_cast<char*>(c.feature_map) + a.offset : nullptr;
       return Status::Ok();
     case proto::SEG_CONSTANT:
+    case proto::SEG_VARIABLE:  // shared by every context: the session's variable memory
       *slot = a.address;
       return Status::Ok();
     case proto::SEG_INPUT:
@@ -414,7 +462,14 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def) {
     kernels[t.node()] = std::move(*k);
   }
   for (size_t i = 0; i < nodes.size(); ++i) {
-    if (kernels[i] == nullptr) return DataLoss("TASK_INFO: node '" + nodes[i]->name() + "' has no kernel task");
+    if (kernels[i] != nullptr) continue;
+    // A Variable runs nothing; its value is the variable's memory.
+    if (!ops::IsOp(*nodes[i], ops::OpId::kGeVariable)) {
+      return DataLoss("TASK_INFO: node '" + nodes[i]->name() + "' has no kernel task");
+    }
+    if (addresses[index_of.at(nodes[i]->output(0))].segment != proto::SEG_VARIABLE) {
+      return DataLoss("MODEL_DEF: variable '" + nodes[i]->name() + "' is not placed in variable memory");
+    }
   }
   return Status::Ok();
 }
@@ -462,6 +517,7 @@ StatusOr<std::unique_ptr<ExecContext>> SinkModel::Impl::CreateContext(void* feat
   if (stage_io) GE_RETURN_IF_ERROR(AllocateStaging(*c));
   for (size_t node = 0; node < nodes.size(); ++node) {
     const ir::Node* n = nodes[node];
+    if (kernels[node] == nullptr) continue;  // a Variable
     GE_ASSIGN_OR_RETURN(c->bindings[node], kernels[node]->NewBinding());
     exec::KernelIo& io = c->bindings[node]->io;
     const std::string what = "node '" + n->name() + "'";
@@ -609,6 +665,7 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
   impl->max_contexts = options.profile ? 1 : options.max_concurrent_executions;
   if (impl->profile_tasks) impl->profile.reserve(static_cast<size_t>(impl->tasks.tasks_size()));
   GE_RETURN_IF_ERROR(impl->InitModelMem(def, options));
+  GE_RETURN_IF_ERROR(impl->InitVariables(options));
   GE_RETURN_IF_ERROR(impl->InitIoNodes(def));
   GE_RETURN_IF_ERROR(impl->InitIoDescs(def));
   impl->stage_io = !device->HostAccessible(rt::MemType::kDevice);

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "var/var_manager.h"
 #include "base/status.h"
 #include "base/tensor_desc.h"
 #include "kernels/builtin_engines.h"
@@ -53,6 +54,9 @@ struct SinkModelOptions {
   // The engines whose kernels the model's nodes may run on (ir::Node::engine() names them); a node whose engine
   // is not listed runs on ge's fast or reference kernels. ge's own list unless the caller passes another.
   kernels::EngineList engines = kernels::BuiltinEngines();
+  // The session's variables (seed 000): VAR_INFO is restored into it and the model's variables resolve to its
+  // memory, shared with every other model of the session. Null: the model gets a manager of its own.
+  std::shared_ptr<var::VarManager> variables;
 };
 
 struct SinkModelStats {
@@ -66,6 +70,7 @@ struct SinkModelStats {
   size_t num_ref_kernels = 0;      // nodes that run the reference-kernel adapter
   std::string target;              // the x86-64 level the model was compiled for; "" in older models
   std::map<std::string, int> impls;  // kernel implementation name (PreparedKernel::impl_name) -> nodes
+  size_t num_variables = 0;          // Variable nodes, resolved to the session's variable memory
 };
 
 class SinkModel final : public ExecutableModel {

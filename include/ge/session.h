@@ -1,0 +1,111 @@
+// Public session API (GE's ge_api.h): GEInitialize / GEFinalize, and Session — graphs added by id, compiled once,
+// run many times, sharing the session's variables (seed 000). Self-contained header.
+//
+// Call order (GE's contract): AddGraph → RunGraph / RunGraphAsync (building on first use) or BuildGraph → RunGraph;
+// or AddGraph → CompileGraph → [Set*MemoryBase] → LoadGraph → RunGraphWithStreamAsync. After CompileGraph,
+// RunGraph / BuildGraph / RunGraphAsync are Unimplemented ("unsupported"); LoadGraph, GetCompiledGraphSummary and
+// the memory bases before CompileGraph are FailedPrecondition ("not built"); an unknown graph id is NotFound.
+//
+// Options use GE's keys. Unknown keys are an error (InvalidArgument naming the key), never ignored:
+//   ge.graphRunMode (0 inference, 1 training), ge.exec.variable_acc (1|0), ge.externalWeight (0|1|2),
+//   ge.externalWeightDir, ge.exec.value_bins, ge.variableUse1gHugePage (0|1|2), ge.exec.staticMemoryPolicy,
+//   ge.featureBaseRefreshable (0|1), ge.constLifecycle (session|graph), ge.exec.precision_mode
+//   (fp32|allow_bf16), ge.exec.disableReuseMemory, ge.streamMaxParallelNum, ge.AllowMultiGraphParallelCompile,
+//   ge.sessionMemoryBudget (bytes; ge's own), ge.format.activation, ge.fusion, ge.weights.prepack, ge.engine.<name>.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ge/api.h"
+#include "ge/graph.h"
+#include "ge/status.h"
+#include "ge/tensor.h"
+
+namespace ge {
+
+using Options = std::map<std::string, std::string>;
+
+// Process-wide runtime (device, thread pools). Idempotent. Options: ge.exec.deviceId (0), ge.intraOpThreads (0 =
+// one per core).
+GE_API Status GEInitialize(const Options& options = {});
+// Releases it; FailedPrecondition while sessions are open.
+GE_API Status GEFinalize();
+
+struct TensorInfo {
+  std::string name;
+  DataType dtype = DataType::kUndefined;
+  std::vector<int64_t> dims;
+};
+
+struct CompiledGraphSummary {
+  bool is_static = true;
+  size_t feature_memory_size = 0;  // bytes per execution (UpdateGraphFeatureMemoryBase's minimum)
+  size_t const_memory_size = 0;    // weights
+  size_t stream_num = 0;
+  size_t event_num = 0;
+  std::vector<TensorInfo> inputs, outputs;
+  std::vector<std::string> variables;  // the session variables the graph uses
+};
+
+using RunAsyncCallback = std::function<void(Status, std::vector<Tensor>&)>;
+
+class GE_API Session {
+ public:
+  // Check status() before use: a session created before GEInitialize, or with a bad option, is unusable and
+  // every call returns that error.
+  explicit Session(const Options& options = {});
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  Status status() const;
+  uint64_t GetSessionId() const;
+
+  Status AddGraph(uint32_t graph_id, const Graph& graph, const Options& options = {});
+  Status AddGraphWithCopy(uint32_t graph_id, const Graph& graph, const Options& options = {});
+  Status RemoveGraph(uint32_t graph_id);
+
+  Status BuildGraph(uint32_t graph_id, const std::vector<Tensor>& inputs = {});
+  Status RunGraph(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs);
+  // Runs on the session's worker thread; `callback` gets the status and outputs there.
+  Status RunGraphAsync(uint32_t graph_id, const std::vector<Tensor>& inputs, RunAsyncCallback callback);
+
+  Status CompileGraph(uint32_t graph_id);
+  Status GetCompiledGraphSummary(uint32_t graph_id, CompiledGraphSummary* summary);
+  // Not supported: constants are read where the compiled model maps them. Validates, then Unimplemented.
+  Status SetGraphConstMemoryBase(uint32_t graph_id, const void* memory, size_t size);
+  // Feature-map memory owned by the caller (GE's fixed / refreshable feature base): at least the summary's
+  // feature_memory_size, 64-byte aligned. Fixed: before LoadGraph. Update: before each run (needs
+  // ge.featureBaseRefreshable=1).
+  Status SetGraphFixedFeatureMemoryBase(uint32_t graph_id, void* memory, size_t size);
+  Status UpdateGraphFeatureMemoryBase(uint32_t graph_id, void* memory, size_t size);
+  // `stream` must be null (runs on the caller's thread; ge has no public stream type yet).
+  Status LoadGraph(uint32_t graph_id, const Options& options = {}, void* stream = nullptr);
+  Status RunGraphWithStreamAsync(uint32_t graph_id, void* stream, const std::vector<Tensor>& inputs,
+                                 std::vector<Tensor>& outputs);
+
+  // Copies of the named variables' current values (every variable of the session when names is empty, sorted by
+  // name: then `names` is filled too). NotFound for an unknown name.
+  Status GetVariables(std::vector<std::string>& names, std::vector<Tensor>& values);
+  // Checkpoints (ge's own): every variable of the session with its desc, written atomically / read back.
+  Status SaveCheckpoint(const std::string& path);
+  Status RestoreCheckpoint(const std::string& path);
+
+  // True when the graph must be built again before it runs: not built yet, or a variable it uses changed its
+  // desc since (the cached model would read it wrongly).
+  bool IsGraphNeedRebuild(uint32_t graph_id);
+  // A new graph id over the same compiled model (weights shared) with its own feature map and execution state.
+  Status ForkGraph(uint32_t graph_id, uint32_t new_graph_id);
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ge

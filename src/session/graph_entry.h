@@ -1,0 +1,37 @@
+// One graph of a session (GE's GraphNode): the graph as added, how far it got (added → built by BuildGraph /
+// RunGraph, or compiled by CompileGraph → loaded), the compiled model and its loaded instance.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "base/tensor_desc.h"
+#include "ge/session.h"
+#include "ir/graph.h"
+#include "om/om_reader.h"
+#include "runtime/v1/sink_model.h"
+
+namespace ge::session {
+
+struct CompiledGraph {
+  std::shared_ptr<const om::OmReader> om;         // shared by forks (weights mapped once)
+  std::map<std::string, TensorDesc> variables;    // VarMatchInfo: each variable's desc at compile time
+  CompiledGraphSummary summary;
+};
+
+struct GraphEntry {
+  enum class Mode { kAdded, kBuilt, kCompiled };
+  uint32_t id = 0;
+  std::shared_ptr<const ir::Model> model;  // as added; compiles work on a copy
+  Options options;                         // session options merged with the graph's
+  Mode mode = Mode::kAdded;
+  std::shared_ptr<const CompiledGraph> compiled;
+  std::shared_ptr<runtime::SinkModel> loaded;  // shared with runs in flight
+  void* fixed_feature_map = nullptr;           // SetGraphFixedFeatureMemoryBase
+  size_t fixed_feature_map_size = 0;
+  void* refreshed_feature_map = nullptr;  // UpdateGraphFeatureMemoryBase (ge.featureBaseRefreshable=1)
+  size_t refreshed_feature_map_size = 0;
+};
+
+}  // namespace ge::session

@@ -1,0 +1,489 @@
+// ge::Session (GE's Session → InnerSession → GraphManager, in one place): the graph table, GE's call-order
+// contract, compile (with the session's VarManager, so every graph of the session shares its variables), load
+// (SinkModel over the session's variable memory) and run.
+#include "ge/session.h"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "compiler/model_compiler.h"
+#include "ops/op_id.h"
+#include "session/ge_runtime.h"
+#include "session/graph_access.h"
+#include "session/graph_entry.h"
+#include "session/session_options.h"
+#include "session/variable_io.h"
+
+namespace ge {
+
+using session::CompiledGraph;
+using session::GraphEntry;
+
+struct Session::Impl {
+  Status status = Status::Ok();
+  uint64_t id = 0;
+  std::shared_ptr<runtime::RuntimeContext> context;
+  std::shared_ptr<var::VarManager> variables;
+  Options options;
+
+  std::mutex mu;  // the graph table and each entry's state; never held while a graph executes
+  std::map<uint32_t, GraphEntry> graphs;  // guarded by mu
+
+  // RunGraphAsync: one worker thread, FIFO.
+  std::mutex async_mu;
+  std::condition_variable async_cv;
+  std::deque<std::function<void()>> async_queue;  // guarded by async_mu
+  bool async_stop = false;                         // guarded by async_mu
+  std::thread async_worker;
+
+  ~Impl();
+  StatusOr<GraphEntry*> Find(uint32_t graph_id);
+  Status Add(uint32_t graph_id, const Graph& graph, const Options& graph_options);
+  StatusOr<std::shared_ptr<const CompiledGraph>> Compile(const GraphEntry& entry);
+  StatusOr<std::shared_ptr<runtime::SinkModel>> Load(const GraphEntry& entry, void* fixed_feature_map,
+                                                     size_t fixed_size);
+  bool NeedRebuild(const GraphEntry& entry) const;
+  // Built (compiled and loaded) for BuildGraph / RunGraph, rebuilt when a variable it uses changed desc.
+  StatusOr<std::shared_ptr<runtime::SinkModel>> Built(uint32_t graph_id);
+  Status Execute(runtime::SinkModel& model, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs,
+                 void* feature_map, size_t feature_map_size);
+  void AsyncLoop();
+};
+
+namespace {
+
+std::string GraphName(uint32_t id) { return "graph " + std::to_string(id); }
+
+bool SameDesc(const TensorDesc& a, const TensorDesc& b) {
+  return a.dtype == b.dtype && a.format == b.format && a.shape.dims() == b.shape.dims();
+}
+
+std::vector<TensorInfo> InfoOf(const std::vector<runtime::IoDesc>& io) {
+  std::vector<TensorInfo> out;
+  for (const runtime::IoDesc& d : io) out.push_back(TensorInfo{d.name, d.desc.dtype, d.desc.shape.dims()});
+  return out;
+}
+
+}  // namespace
+
+Session::Impl::~Impl() {
+  {
+    std::lock_guard<std::mutex> lk(async_mu);
+    async_stop = true;
+  }
+  async_cv.notify_all();
+  if (async_worker.joinable()) async_worker.join();
+  graphs.clear();  // models before the variables they address
+  if (context != nullptr) {
+    variables.reset();
+    context->variables().Destroy(id);
+  }
+}
+
+StatusOr<GraphEntry*> Session::Impl::Find(uint32_t graph_id) {
+  auto it = graphs.find(graph_id);
+  if (it == graphs.end()) return NotFound(GraphName(graph_id) + " does not exist in session " + std::to_string(id));
+  return &it->second;
+}
+
+Status Session::Impl::Add(uint32_t graph_id, const Graph& graph, const Options& graph_options) {
+  GE_RETURN_IF_ERROR(status);
+  GE_RETURN_IF_ERROR(graph.status());
+  GE_RETURN_IF_ERROR(session::CheckOptions(graph_options, GraphName(graph_id)));
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> copy,
+                      session::GraphAccess::CloneModel(session::GraphAccess::Model(graph)));
+  GE_RETURN_IF_ERROR(copy->graph->Validate());
+  std::lock_guard<std::mutex> lk(mu);
+  if (graphs.count(graph_id) != 0) return InvalidArgument(GraphName(graph_id) + " was already added");
+  GraphEntry& e = graphs[graph_id];
+  e.id = graph_id;
+  e.model = std::move(copy);
+  e.options = session::MergeOptions(options, graph_options);
+  return Status::Ok();
+}
+
+StatusOr<std::shared_ptr<const CompiledGraph>> Session::Impl::Compile(const GraphEntry& entry) {
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> work, session::GraphAccess::CloneModel(*entry.model));
+  compiler::CompileOptions co;
+  co.ge_options = entry.options;
+  co.model_name = "graph_" + std::to_string(entry.id);
+  co.variables = variables.get();
+  co.threads = context->device().intra_op_threads();
+  compiler::CompileReport report;
+  auto bytes = compiler::CompileToOm(*work, co, &report);
+  if (!bytes.ok()) return bytes.status().WithContext(GraphName(entry.id));
+  if (!report.static_model) {
+    return Unimplemented(GraphName(entry.id) + " has dynamic shapes (" + report.dynamic_reason +
+                         "); sessions run static graphs until runtime v2");
+  }
+  auto image = std::make_shared<std::vector<uint8_t>>(std::move(*bytes));
+  auto reader = om::OmReader::FromMemory(image->data(), image->size(), image);
+  if (!reader.ok()) return reader.status().WithContext(GraphName(entry.id));
+  auto compiled = std::make_shared<CompiledGraph>();
+  compiled->om = std::move(*reader);
+  for (const ir::Node* n : work->graph->nodes()) {
+    if (!ops::IsOp(*n, ops::OpId::kGeVariable)) continue;
+    GE_ASSIGN_OR_RETURN(compiled->variables[n->name()], variables->GetCurVarDesc(n->name()));
+    compiled->summary.variables.push_back(n->name());
+  }
+  CompiledGraphSummary& s = compiled->summary;
+  s.is_static = true;
+  s.feature_memory_size = report.feature_map_bytes;
+  s.const_memory_size = report.weights_bytes;
+  s.stream_num = static_cast<size_t>(report.num_streams);
+  s.event_num = static_cast<size_t>(report.num_events);
+  return std::shared_ptr<const CompiledGraph>(std::move(compiled));
+}
+
+StatusOr<std::shared_ptr<runtime::SinkModel>> Session::Impl::Load(const GraphEntry& entry, void* fixed_feature_map,
+                                                                  size_t fixed_size) {
+  runtime::SinkModelOptions so;
+  so.variables = variables;
+  so.feature_map = fixed_feature_map;
+  so.feature_map_size = fixed_size;
+  auto model = runtime::SinkModel::Load(entry.compiled->om, &context->device(), so);
+  if (!model.ok()) return model.status().WithContext(GraphName(entry.id));
+  return std::shared_ptr<runtime::SinkModel>(std::move(*model));
+}
+
+bool Session::Impl::NeedRebuild(const GraphEntry& entry) const {
+  if (entry.compiled == nullptr || entry.loaded == nullptr) return true;
+  for (const auto& [name, desc] : entry.compiled->variables) {
+    auto now = variables->GetCurVarDesc(name);
+    if (!now.ok() || !SameDesc(*now, desc)) return true;
+  }
+  return false;
+}
+
+StatusOr<std::shared_ptr<runtime::SinkModel>> Session::Impl::Built(uint32_t graph_id) {
+  std::lock_guard<std::mutex> lk(mu);
+  GE_ASSIGN_OR_RETURN(GraphEntry * e, Find(graph_id));
+  if (e->mode == GraphEntry::Mode::kCompiled) {
+    return Unimplemented(GraphName(graph_id) + " was compiled with CompileGraph: run it with LoadGraph and "
+                         "RunGraphWithStreamAsync (RunGraph, BuildGraph and RunGraphAsync are unsupported then)");
+  }
+  if (!NeedRebuild(*e)) return e->loaded;
+  e->loaded.reset();
+  GE_ASSIGN_OR_RETURN(e->compiled, Compile(*e));
+  GE_ASSIGN_OR_RETURN(e->loaded, Load(*e, nullptr, 0));
+  e->compiled = std::make_shared<CompiledGraph>(*e->compiled);
+  auto summary = std::const_pointer_cast<CompiledGraph>(e->compiled);
+  summary->summary.inputs = InfoOf(e->loaded->inputs());
+  summary->summary.outputs = InfoOf(e->loaded->outputs());
+  e->mode = GraphEntry::Mode::kBuilt;
+  return e->loaded;
+}
+
+Status Session::Impl::Execute(runtime::SinkModel& model, const std::vector<Tensor>& inputs,
+                              std::vector<Tensor>* outputs, void* feature_map, size_t feature_map_size) {
+  const auto& in_descs = model.inputs();
+  if (inputs.size() != in_descs.size()) {
+    return InvalidArgument("the graph has " + std::to_string(in_descs.size()) + " inputs, got " +
+                           std::to_string(inputs.size()));
+  }
+  std::vector<runtime::DataBuffer> in, out;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor& t = inputs[i];
+    const runtime::IoDesc& d = in_descs[i];
+    if (!t.valid() || t.dtype() != d.desc.dtype || t.dims() != d.desc.shape.dims()) {
+      return InvalidArgument("input " + std::to_string(i) + " ('" + d.name + "') must be " + d.desc.ToString() +
+                             ", got " + (t.valid() ? std::string(DataTypeName(t.dtype())) + DimsToString(t.dims())
+                                                   : std::string("no tensor")));
+    }
+    in.push_back(runtime::DataBuffer{const_cast<void*>(t.raw_data()), t.nbytes()});
+  }
+  outputs->clear();
+  for (const runtime::IoDesc& d : model.outputs()) {
+    GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(d.desc.dtype, d.desc.shape.dims()));
+    out.push_back(runtime::DataBuffer{t.raw_data(), t.nbytes()});
+    outputs->push_back(std::move(t));
+  }
+  if (feature_map != nullptr) return model.ExecuteWithFeatureMap(in, out, feature_map, feature_map_size);
+  return model.Execute(in, out);
+}
+
+void Session::Impl::AsyncLoop() {
+  for (;;) {
+    std::function<void()> job;
+    {
+      std::unique_lock<std::mutex> lk(async_mu);
+      async_cv.wait(lk, [&] { return async_stop || !async_queue.empty(); });
+      if (async_queue.empty()) return;  // stopping, nothing left
+      job = std::move(async_queue.front());
+      async_queue.pop_front();
+    }
+    job();
+  }
+}
+
+Session::Session(const Options& options) : impl_(std::make_unique<Impl>()) {
+  impl_->status = session::CheckOptions(options, "session");
+  if (!impl_->status.ok()) return;
+  impl_->options = options;
+  session::GeRuntime& rt = session::ProcessRuntime();
+  {
+    std::lock_guard<std::mutex> lk(rt.mu);
+    if (rt.context == nullptr) {
+      impl_->status = FailedPrecondition("ge::Session: call ge::GEInitialize first");
+      return;
+    }
+    impl_->context = rt.context;
+    impl_->id = rt.next_session_id++;
+    ++rt.open_sessions;
+  }
+  var::VarManagerOptions vo;
+  if (auto it = options.find("ge.sessionMemoryBudget"); it != options.end()) {
+    const std::string& v = it->second;
+    if (v.empty() || v.size() > 15 || v.find_first_not_of("0123456789") != std::string::npos) {
+      impl_->status = InvalidArgument("session option ge.sessionMemoryBudget must be a byte count, got '" + v + "'");
+      return;
+    }
+    vo.memory_budget = std::stoull(v);
+  }
+  impl_->variables = impl_->context->variables().Instance(impl_->id);
+  impl_->status = impl_->variables->Init(vo);
+  if (!impl_->status.ok()) return;
+  impl_->async_worker = std::thread([impl = impl_.get()] { impl->AsyncLoop(); });
+}
+
+Session::~Session() {
+  const bool counted = impl_->context != nullptr;
+  impl_.reset();
+  if (counted) {
+    session::GeRuntime& rt = session::ProcessRuntime();
+    std::lock_guard<std::mutex> lk(rt.mu);
+    --rt.open_sessions;
+  }
+}
+
+Status Session::status() const { return impl_->status; }
+uint64_t Session::GetSessionId() const { return impl_->id; }
+
+Status Session::AddGraph(uint32_t graph_id, const Graph& graph, const Options& options) {
+  return impl_->Add(graph_id, graph, options);
+}
+
+Status Session::AddGraphWithCopy(uint32_t graph_id, const Graph& graph, const Options& options) {
+  return impl_->Add(graph_id, graph, options);  // Add always keeps its own copy
+}
+
+Status Session::RemoveGraph(uint32_t graph_id) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  GE_RETURN_IF_ERROR(impl_->Find(graph_id).status());
+  impl_->graphs.erase(graph_id);
+  return Status::Ok();
+}
+
+Status Session::BuildGraph(uint32_t graph_id, const std::vector<Tensor>&) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  return impl_->Built(graph_id).status();
+}
+
+Status Session::RunGraph(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  GE_ASSIGN_OR_RETURN(std::shared_ptr<runtime::SinkModel> model, impl_->Built(graph_id));
+  Status s = impl_->Execute(*model, inputs, &outputs, nullptr, 0);
+  return s.ok() ? s : s.WithContext(GraphName(graph_id));
+}
+
+Status Session::RunGraphAsync(uint32_t graph_id, const std::vector<Tensor>& inputs, RunAsyncCallback callback) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  if (!callback) return InvalidArgument("RunGraphAsync: no callback");
+  {
+    std::lock_guard<std::mutex> lk(impl_->mu);
+    GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+    if (e->mode == GraphEntry::Mode::kCompiled) {
+      return Unimplemented(GraphName(graph_id) + " was compiled with CompileGraph: RunGraphAsync is unsupported");
+    }
+  }
+  std::lock_guard<std::mutex> lk(impl_->async_mu);
+  impl_->async_queue.push_back([this, graph_id, inputs, callback] {
+    std::vector<Tensor> outputs;
+    Status s = RunGraph(graph_id, inputs, outputs);
+    callback(s, outputs);
+  });
+  impl_->async_cv.notify_one();
+  return Status::Ok();
+}
+
+Status Session::CompileGraph(uint32_t graph_id) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+  if (e->mode == GraphEntry::Mode::kBuilt) {
+    return FailedPrecondition(GraphName(graph_id) + " was already built by BuildGraph or RunGraph");
+  }
+  if (e->compiled != nullptr && !impl_->NeedRebuild(*e)) return Status::Ok();
+  GE_ASSIGN_OR_RETURN(e->compiled, impl_->Compile(*e));
+  e->loaded.reset();
+  e->mode = GraphEntry::Mode::kCompiled;
+  return Status::Ok();
+}
+
+namespace {
+Status NotCompiled(uint32_t graph_id, const char* call) {
+  return FailedPrecondition(std::string(call) + ": " + GraphName(graph_id) + " is not built: call CompileGraph first");
+}
+}  // namespace
+
+Status Session::GetCompiledGraphSummary(uint32_t graph_id, CompiledGraphSummary* summary) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  if (summary == nullptr) return InvalidArgument("GetCompiledGraphSummary: null summary");
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+  if (e->compiled == nullptr) return NotCompiled(graph_id, "GetCompiledGraphSummary");
+  *summary = e->compiled->summary;
+  if (summary->inputs.empty() && e->loaded != nullptr) {
+    summary->inputs = InfoOf(e->loaded->inputs());
+    summary->outputs = InfoOf(e->loaded->outputs());
+  }
+  return Status::Ok();
+}
+
+Status Session::SetGraphConstMemoryBase(uint32_t graph_id, const void* memory, size_t size) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+  if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "SetGraphConstMemoryBase");
+  if (memory == nullptr || size < e->compiled->summary.const_memory_size) {
+    return InvalidArgument("SetGraphConstMemoryBase: " + GraphName(graph_id) + " needs " +
+                           std::to_string(e->compiled->summary.const_memory_size) + " bytes");
+  }
+  return Unimplemented("SetGraphConstMemoryBase: ge reads constants where the compiled model maps them; "
+                       "caller-provided constant memory is not supported");
+}
+
+Status Session::SetGraphFixedFeatureMemoryBase(uint32_t graph_id, void* memory, size_t size) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+  if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "SetGraphFixedFeatureMemoryBase");
+  if (e->loaded != nullptr) {
+    return FailedPrecondition("SetGraphFixedFeatureMemoryBase: " + GraphName(graph_id) + " is already loaded");
+  }
+  const size_t need = e->compiled->summary.feature_memory_size;
+  if (memory == nullptr || size < need || reinterpret_cast<uintptr_t>(memory) % 64 != 0) {
+    return InvalidArgument("SetGraphFixedFeatureMemoryBase: " + GraphName(graph_id) + " needs " +
+                           std::to_string(need) + " bytes, 64-byte aligned; got " + std::to_string(size));
+  }
+  e->fixed_feature_map = memory;
+  e->fixed_feature_map_size = size;
+  return Status::Ok();
+}
+
+Status Session::UpdateGraphFeatureMemoryBase(uint32_t graph_id, void* memory, size_t size) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+  if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "UpdateGraphFeatureMemoryBase");
+  auto refreshable = e->options.find("ge.featureBaseRefreshable");
+  if (refreshable == e->options.end() || refreshable->second != "1") {
+    return FailedPrecondition("UpdateGraphFeatureMemoryBase: set ge.featureBaseRefreshable=1 for " +
+                              GraphName(graph_id));
+  }
+  const size_t need = e->compiled->summary.feature_memory_size;
+  if (memory == nullptr || size < need || reinterpret_cast<uintptr_t>(memory) % 64 != 0) {
+    return InvalidArgument("UpdateGraphFeatureMemoryBase: " + GraphName(graph_id) + " needs " +
+                           std::to_string(need) + " bytes, 64-byte aligned; got " + std::to_string(size));
+  }
+  e->refreshed_feature_map = memory;
+  e->refreshed_feature_map_size = size;
+  return Status::Ok();
+}
+
+Status Session::LoadGraph(uint32_t graph_id, const Options& options, void* stream) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  GE_RETURN_IF_ERROR(session::CheckOptions(options, "LoadGraph"));
+  if (stream != nullptr) return Unimplemented("LoadGraph: streams are not public in ge yet; pass nullptr");
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+  if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "LoadGraph");
+  if (e->loaded != nullptr) return Status::Ok();
+  GE_ASSIGN_OR_RETURN(e->loaded, impl_->Load(*e, e->fixed_feature_map, e->fixed_feature_map_size));
+  return Status::Ok();
+}
+
+Status Session::RunGraphWithStreamAsync(uint32_t graph_id, void* stream, const std::vector<Tensor>& inputs,
+                                        std::vector<Tensor>& outputs) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  if (stream != nullptr) {
+    return Unimplemented("RunGraphWithStreamAsync: streams are not public in ge yet; pass nullptr");
+  }
+  std::shared_ptr<runtime::SinkModel> model;
+  void* feature_map = nullptr;
+  size_t feature_map_size = 0;
+  {
+    std::lock_guard<std::mutex> lk(impl_->mu);
+    GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+    if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "RunGraphWithStreamAsync");
+    if (e->loaded == nullptr) {
+      return FailedPrecondition("RunGraphWithStreamAsync: " + GraphName(graph_id) + " is not loaded: call LoadGraph");
+    }
+    if (impl_->NeedRebuild(*e)) {
+      return FailedPrecondition("RunGraphWithStreamAsync: a variable of " + GraphName(graph_id) +
+                                " changed its desc since CompileGraph; compile it again");
+    }
+    model = e->loaded;
+    feature_map = e->refreshed_feature_map;
+    feature_map_size = e->refreshed_feature_map_size;
+  }
+  Status s = impl_->Execute(*model, inputs, &outputs, feature_map, feature_map_size);
+  return s.ok() ? s : s.WithContext(GraphName(graph_id));
+}
+
+Status Session::GetVariables(std::vector<std::string>& names, std::vector<Tensor>& values) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  return session::ReadVariables(impl_->variables.get(), &impl_->context->device(), &names, &values);
+}
+
+Status Session::SaveCheckpoint(const std::string& path) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  return session::SaveSessionCheckpoint(impl_->variables.get(), &impl_->context->device(), path);
+}
+
+Status Session::RestoreCheckpoint(const std::string& path) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  return session::RestoreSessionCheckpoint(impl_->variables.get(), &impl_->context->device(), path);
+}
+
+bool Session::IsGraphNeedRebuild(uint32_t graph_id) {
+  if (!impl_->status.ok()) return true;
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  auto e = impl_->Find(graph_id);
+  if (!e.ok()) return true;
+  if ((*e)->mode == GraphEntry::Mode::kCompiled) {
+    if ((*e)->compiled == nullptr) return true;
+    for (const auto& [name, desc] : (*e)->compiled->variables) {
+      auto now = impl_->variables->GetCurVarDesc(name);
+      if (!now.ok() || !SameDesc(*now, desc)) return true;
+    }
+    return false;
+  }
+  return impl_->NeedRebuild(**e);
+}
+
+Status Session::ForkGraph(uint32_t graph_id, uint32_t new_graph_id) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+  if (e->compiled == nullptr) return NotCompiled(graph_id, "ForkGraph");
+  if (impl_->graphs.count(new_graph_id) != 0) {
+    return InvalidArgument("ForkGraph: " + GraphName(new_graph_id) + " exists");
+  }
+  GraphEntry fork;
+  fork.id = new_graph_id;
+  fork.model = e->model;
+  fork.options = e->options;
+  fork.mode = e->mode;
+  fork.compiled = e->compiled;
+  if (e->mode == GraphEntry::Mode::kBuilt) {
+    GE_ASSIGN_OR_RETURN(fork.loaded, impl_->Load(fork, nullptr, 0));
+  }
+  impl_->graphs.emplace(new_graph_id, std::move(fork));
+  return Status::Ok();
+}
+
+}  // namespace ge

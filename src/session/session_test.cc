@@ -1,0 +1,220 @@
+// The session API end to end: variables shared by a session's graphs, GE's call-order contract, options,
+// forks, GetVariables, checkpoints, VarIsInitializedOp.
+#include "ge/session.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace ge {
+namespace {
+
+class SessionTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { ASSERT_TRUE(GEInitialize().ok()); }
+};
+
+Tensor Floats(std::vector<float> v) { return Tensor::FromVector<float>(v, {static_cast<int64_t>(v.size())}); }
+
+std::vector<float> Values(const Tensor& t) {
+  const float* p = t.data<float>();
+  return std::vector<float>(p, p + t.numel());
+}
+
+// Graph A: v += x (through Assign(v, Add(v, x))), output the new v. Graph B: output 2 * v.
+Graph Accumulate(const Tensor& init) {
+  Graph g("accumulate");
+  auto v = g.Variable("v", DataType::kFloat, {4}, &init);
+  auto x = g.Input("x", DataType::kFloat, {4});
+  g.AddOutput(g.Assign(v, g.Op1("Add", {v, x})));
+  return g;
+}
+
+Graph Doubled() {
+  Graph g("doubled");
+  auto v = g.Variable("v", DataType::kFloat, {4});
+  auto two = g.Constant("two", Tensor::Scalar<float>(2.0f));
+  g.AddOutput(g.Op1("Mul", {v, two}));
+  return g;
+}
+
+TEST_F(SessionTest, GraphsShareVariables) {
+  Session s;
+  ASSERT_TRUE(s.status().ok()) << s.status().ToString();
+  ASSERT_TRUE(s.AddGraph(1, Accumulate(Floats({1, 2, 3, 4}))).ok());
+  ASSERT_TRUE(s.AddGraph(2, Doubled()).ok());
+  std::vector<Tensor> out;
+  Status st = s.RunGraph(1, {Floats({1, 1, 1, 1})}, out);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(Values(out[0]), (std::vector<float>{2, 3, 4, 5}));
+  ASSERT_TRUE(s.RunGraph(2, {}, out).ok());
+  EXPECT_EQ(Values(out[0]), (std::vector<float>{4, 6, 8, 10}));
+  ASSERT_TRUE(s.RunGraph(1, {Floats({10, 10, 10, 10})}, out).ok());
+  EXPECT_EQ(Values(out[0]), (std::vector<float>{12, 13, 14, 15}));
+  ASSERT_TRUE(s.RunGraph(2, {}, out).ok());
+  EXPECT_EQ(Values(out[0]), (std::vector<float>{24, 26, 28, 30}));
+
+  std::vector<std::string> names;
+  std::vector<Tensor> values;
+  ASSERT_TRUE(s.GetVariables(names, values).ok());
+  ASSERT_EQ(names, (std::vector<std::string>{"v"}));
+  EXPECT_EQ(Values(values[0]), (std::vector<float>{12, 13, 14, 15}));
+  names = {"nope"};
+  EXPECT_EQ(s.GetVariables(names, values).code(), StatusCode::kNotFound);
+}
+
+TEST_F(SessionTest, ReadersSeeTheValueBeforeTheWrite) {
+  Session s;
+  Graph g("before_after");
+  Tensor init = Floats({1, 2});
+  auto v = g.Variable("w", DataType::kFloat, {2}, &init);
+  auto one = g.Constant("one", Floats({1, 1}));
+  auto before = g.Op1("Neg", {v});
+  auto after = g.AssignAdd(v, one);
+  g.AddOutput(before);
+  g.AddOutput(v);
+  g.AddOutput(after);
+  ASSERT_TRUE(s.AddGraph(7, g).ok());
+  std::vector<Tensor> out;
+  Status st = s.RunGraph(7, {}, out);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(Values(out[0]), (std::vector<float>{-1, -2}));
+  EXPECT_EQ(Values(out[1]), (std::vector<float>{1, 2}));
+  EXPECT_EQ(Values(out[2]), (std::vector<float>{2, 3}));
+  ASSERT_TRUE(s.RunGraph(7, {}, out).ok());
+  EXPECT_EQ(Values(out[0]), (std::vector<float>{-2, -3}));
+  EXPECT_EQ(Values(out[2]), (std::vector<float>{3, 4}));
+}
+
+TEST_F(SessionTest, CallOrderContract) {
+  Session s;
+  ASSERT_TRUE(s.AddGraph(1, Accumulate(Floats({0, 0, 0, 0}))).ok());
+  std::vector<Tensor> out;
+  CompiledGraphSummary summary;
+  EXPECT_EQ(s.LoadGraph(1).code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(s.GetCompiledGraphSummary(1, &summary).code(), StatusCode::kFailedPrecondition);
+  char buf[64];
+  EXPECT_EQ(s.SetGraphFixedFeatureMemoryBase(1, buf, sizeof buf).code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(s.RunGraph(99, {}, out).code(), StatusCode::kNotFound);
+  EXPECT_EQ(s.CompileGraph(99).code(), StatusCode::kNotFound);
+  EXPECT_EQ(s.RemoveGraph(99).code(), StatusCode::kNotFound);
+  EXPECT_EQ(s.AddGraph(1, Doubled()).code(), StatusCode::kInvalidArgument);  // id taken
+
+  ASSERT_TRUE(s.CompileGraph(1).ok());
+  Status st = s.RunGraph(1, {Floats({1, 1, 1, 1})}, out);
+  EXPECT_EQ(st.code(), StatusCode::kUnimplemented);
+  EXPECT_NE(st.message().find("LoadGraph"), std::string::npos) << st.message();
+  EXPECT_EQ(s.BuildGraph(1).code(), StatusCode::kUnimplemented);
+  EXPECT_EQ(s.RunGraphAsync(1, {}, [](Status, std::vector<Tensor>&) {}).code(), StatusCode::kUnimplemented);
+  EXPECT_EQ(s.RunGraphWithStreamAsync(1, nullptr, {Floats({1, 1, 1, 1})}, out).code(),
+            StatusCode::kFailedPrecondition);  // not loaded
+  ASSERT_TRUE(s.GetCompiledGraphSummary(1, &summary).ok());
+  EXPECT_TRUE(summary.is_static);
+  EXPECT_EQ(summary.variables, (std::vector<std::string>{"v"}));
+  ASSERT_TRUE(s.LoadGraph(1).ok());
+  st = s.RunGraphWithStreamAsync(1, nullptr, {Floats({1, 1, 1, 1})}, out);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(Values(out[0]), (std::vector<float>{1, 1, 1, 1}));
+  // Wrong input dtype and shape: named in the error.
+  st = s.RunGraphWithStreamAsync(1, nullptr, {Tensor::FromVector<float>({1, 2}, {2})}, out);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("'x'"), std::string::npos) << st.message();
+  ASSERT_TRUE(s.RemoveGraph(1).ok());
+}
+
+TEST_F(SessionTest, OptionsAreChecked) {
+  Session bad(Options{{"ge.noSuchOption", "1"}});
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.status().message().find("ge.noSuchOption"), std::string::npos);
+  std::vector<Tensor> out;
+  EXPECT_EQ(bad.RunGraph(1, {}, out).code(), StatusCode::kInvalidArgument);
+  Session bad_value(Options{{"ge.exec.variable_acc", "maybe"}});
+  EXPECT_EQ(bad_value.status().code(), StatusCode::kInvalidArgument);
+  Session s(Options{{"ge.graphRunMode", "1"}});
+  ASSERT_TRUE(s.status().ok());
+  EXPECT_EQ(s.AddGraph(1, Doubled(), {{"ge.externalWeight", "7"}}).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(GEFinalize().code(), StatusCode::kFailedPrecondition);  // sessions are open
+}
+
+TEST_F(SessionTest, BuilderErrorsReachAddGraph) {
+  Session s;
+  Graph g("bad");
+  auto x = g.Input("x", DataType::kFloat, {2});
+  g.AddOutput(g.Op1("NoSuchOp", {x}));
+  EXPECT_EQ(s.AddGraph(1, g).code(), StatusCode::kNotFound);
+  Graph g2("bad_init");
+  Tensor wrong = Floats({1, 2, 3});
+  g2.AddOutput(g2.Variable("v", DataType::kFloat, {4}, &wrong));
+  ASSERT_TRUE(s.AddGraph(2, g2).ok());
+  std::vector<Tensor> out;
+  Status st = s.RunGraph(2, {}, out);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("_init_value"), std::string::npos) << st.message();
+}
+
+TEST_F(SessionTest, ForkSharesTheModelWithItsOwnFeatureMap) {
+  Session s;
+  ASSERT_TRUE(s.AddGraph(1, Accumulate(Floats({0, 0, 0, 0}))).ok());
+  ASSERT_TRUE(s.BuildGraph(1).ok());
+  EXPECT_FALSE(s.IsGraphNeedRebuild(1));
+  ASSERT_TRUE(s.ForkGraph(1, 2).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s.RunGraph(1, {Floats({1, 1, 1, 1})}, out).ok());
+  ASSERT_TRUE(s.RunGraph(2, {Floats({1, 1, 1, 1})}, out).ok());
+  EXPECT_EQ(Values(out[0]), (std::vector<float>{2, 2, 2, 2}));  // the fork shares the variable
+  EXPECT_EQ(s.ForkGraph(1, 2).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.ForkGraph(5, 6).code(), StatusCode::kNotFound);
+  EXPECT_TRUE(s.IsGraphNeedRebuild(5));
+}
+
+TEST_F(SessionTest, CheckpointRoundTripIsBitExact) {
+  const std::string path = ::testing::TempDir() + "/session_test.ckpt";
+  std::vector<Tensor> out;
+  {
+    Session s;
+    ASSERT_TRUE(s.AddGraph(1, Accumulate(Floats({0.1f, -0.0f, 1e-30f, 3}))).ok());
+    ASSERT_TRUE(s.RunGraph(1, {Floats({0.2f, 0, 0, 1})}, out).ok());
+    ASSERT_TRUE(s.SaveCheckpoint(path).ok());
+  }
+  Session s2;
+  Status st = s2.RestoreCheckpoint(path);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  std::vector<std::string> names{"v"};
+  std::vector<Tensor> values;
+  ASSERT_TRUE(s2.GetVariables(names, values).ok());
+  ASSERT_EQ(values[0].nbytes(), out[0].nbytes());
+  EXPECT_EQ(std::memcmp(values[0].raw_data(), out[0].raw_data(), out[0].nbytes()), 0);
+  // A graph of the new session continues from the restored value.
+  ASSERT_TRUE(s2.AddGraph(1, Accumulate(Floats({0, 0, 0, 0}))).ok());
+  ASSERT_TRUE(s2.RunGraph(1, {Floats({0, 0, 0, 0})}, out).ok());
+  EXPECT_EQ(std::memcmp(values[0].raw_data(), out[0].raw_data(), out[0].nbytes()), 0);
+  EXPECT_EQ(s2.RestoreCheckpoint(path + ".missing").code(), StatusCode::kNotFound);
+  std::remove(path.c_str());
+}
+
+TEST_F(SessionTest, VarIsInitializedFoldsFromTheSession) {
+  Session s;
+  auto probe = [](const std::string& name) {
+    Graph g("probe_" + name);
+    g.AddOutput(g.VarIsInitialized(g.Variable(name, DataType::kFloat, {2})));
+    return g;
+  };
+  ASSERT_TRUE(s.AddGraph(1, probe("u")).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s.RunGraph(1, {}, out).ok());
+  EXPECT_FALSE(out[0].data<bool>()[0]);
+  Graph init("init_u");
+  auto u = init.Variable("u", DataType::kFloat, {2});
+  init.AddOutput(init.Assign(u, init.Constant("ones", Floats({1, 1}))));
+  ASSERT_TRUE(s.AddGraph(2, init).ok());
+  ASSERT_TRUE(s.BuildGraph(2).ok());
+  ASSERT_TRUE(s.AddGraph(3, probe("u")).ok());
+  ASSERT_TRUE(s.RunGraph(3, {}, out).ok());
+  EXPECT_TRUE(out[0].data<bool>()[0]);
+}
+
+}  // namespace
+}  // namespace ge
