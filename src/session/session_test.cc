@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "session/ge_runtime.h"
+
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -214,6 +216,26 @@ TEST_F(SessionTest, VarIsInitializedFoldsFromTheSession) {
   ASSERT_TRUE(s.AddGraph(3, probe("u")).ok());
   ASSERT_TRUE(s.RunGraph(3, {}, out).ok());
   EXPECT_TRUE(out[0].data<bool>()[0]);
+}
+
+// VarMatchInfo: a built graph whose variable changed its desc (variable acceleration in another graph) is rebuilt
+// before it runs, not run on a layout it was not compiled for.
+TEST_F(SessionTest, ModelWhoseVariableDescChangedIsRebuilt) {
+  Session s;
+  ASSERT_TRUE(s.AddGraph(1, Doubled()).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s.RunGraph(1, {}, out).ok());
+  EXPECT_FALSE(s.IsGraphNeedRebuild(1));
+  std::shared_ptr<var::VarManager> vars =
+      session::ProcessRuntime().context->variables().Instance(s.GetSessionId());
+  TensorDesc renewed = vars->GetCurVarDesc("v").value();
+  renewed.shape = Shape(Dims{2, 2});  // same bytes, another desc
+  ASSERT_TRUE(vars->RenewCurVarDesc("v", renewed).ok());
+  EXPECT_TRUE(s.IsGraphNeedRebuild(1));
+  ASSERT_TRUE(s.CompileGraph(1).code() == StatusCode::kFailedPrecondition);  // built graphs stay on RunGraph
+  Status st = s.RunGraph(1, {}, out);  // rebuilds first
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(out[0].dims(), (Dims{4}));
 }
 
 }  // namespace

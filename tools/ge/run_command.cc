@@ -116,9 +116,11 @@ void PrintProfile(const std::vector<KernelProfile>& profile) {
 }
 
 int RunCommand(int argc, char** argv) {
-  auto flags_or = ParseFlags(argc, argv, 2, {"model", "input", "output_dir", "loop", "warmup", "threads", "json", "seed", "profile"});
+  auto flags_or = ParseFlags(argc, argv, 2, {"model", "input", "output_dir", "loop", "warmup", "threads", "json", "seed", "profile",
+                                             "checkpoint"});
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
+  if (flags.Has("checkpoint")) return RunWithCheckpointCommand(flags);
   std::string model_path = flags.Get("model");
   if (model_path.empty() && !flags.positional.empty()) model_path = flags.positional[0];
   if (model_path.empty()) return Fail(InvalidArgument("--model=PATH is required"));
