@@ -49,6 +49,8 @@ struct Session::Impl {
   StatusOr<std::shared_ptr<runtime::SinkModel>> Built(uint32_t graph_id);
   Status Execute(runtime::SinkModel& model, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs,
                  void* feature_map, size_t feature_map_size);
+  // RunGraph's body; RunGraphAsync's jobs call it on the worker (the Impl outlives them: its destructor drains).
+  Status Run(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs);
   void AsyncLoop();
 };
 
@@ -204,7 +206,14 @@ Status Session::Impl::Execute(runtime::SinkModel& model, const std::vector<Tenso
   return model.Execute(in, out);
 }
 
+Status Session::Impl::Run(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) {
+  GE_ASSIGN_OR_RETURN(std::shared_ptr<runtime::SinkModel> model, Built(graph_id));
+  Status s = Execute(*model, inputs, outputs, nullptr, 0);
+  return s.ok() ? s : s.WithContext(GraphName(graph_id));
+}
+
 void Session::Impl::AsyncLoop() {
+  // Jobs queued before the session closes still run (their callbacks are owed an answer).
   for (;;) {
     std::function<void()> job;
     {
@@ -284,9 +293,7 @@ Status Session::BuildGraph(uint32_t graph_id, const std::vector<Tensor>&) {
 
 Status Session::RunGraph(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
   GE_RETURN_IF_ERROR(impl_->status);
-  GE_ASSIGN_OR_RETURN(std::shared_ptr<runtime::SinkModel> model, impl_->Built(graph_id));
-  Status s = impl_->Execute(*model, inputs, &outputs, nullptr, 0);
-  return s.ok() ? s : s.WithContext(GraphName(graph_id));
+  return impl_->Run(graph_id, inputs, &outputs);
 }
 
 Status Session::RunGraphAsync(uint32_t graph_id, const std::vector<Tensor>& inputs, RunAsyncCallback callback) {
@@ -300,9 +307,9 @@ Status Session::RunGraphAsync(uint32_t graph_id, const std::vector<Tensor>& inpu
     }
   }
   std::lock_guard<std::mutex> lk(impl_->async_mu);
-  impl_->async_queue.push_back([this, graph_id, inputs, callback] {
+  impl_->async_queue.push_back([impl = impl_.get(), graph_id, inputs, callback] {
     std::vector<Tensor> outputs;
-    Status s = RunGraph(graph_id, inputs, outputs);
+    Status s = impl->Run(graph_id, inputs, &outputs);
     callback(s, outputs);
   });
   impl_->async_cv.notify_one();
