@@ -178,6 +178,22 @@ TEST_F(VarManagerTest, InitValueIsCheckedAndCopiedAtFirstAllocation) {
   EXPECT_EQ(static_cast<float*>(vm_.GetVarMemoryAddr(lc, rt::MemType::kDevice).value())[1], 8.f);
 }
 
+// VarIsInitializedOp folding asks this: an init value, or a mark (a restore, an earlier graph's write).
+TEST_F(VarManagerTest, InitializedMeansInitValueOrMarked) {
+  ASSERT_TRUE(vm_.AssignVarMem(Var("a", Desc({2}))).ok());
+  ASSERT_TRUE(vm_.AssignVarMem(Var("b", Desc({2}))).ok());
+  EXPECT_FALSE(vm_.IsVarInitialized("a"));
+  EXPECT_FALSE(vm_.IsVarInitialized("unknown"));
+  ASSERT_TRUE(vm_.SetInitValue("a", Tensor::FromVector<float>({1, 2}, {2})).ok());
+  EXPECT_TRUE(vm_.IsVarInitialized("a"));
+  EXPECT_FALSE(vm_.IsVarInitialized("b"));
+  vm_.SetVarInitialized("b");
+  EXPECT_TRUE(vm_.IsVarInitialized("b"));
+  // Batch copies share their key variable's state.
+  vm_.SetBatchVariablesKeyName("b_batch_1", "b");
+  EXPECT_TRUE(vm_.IsVarInitialized("b_batch_1"));
+}
+
 TEST_F(VarManagerTest, ExternalVariableMemoryAndPlaceholders) {
   const uint64_t a = vm_.AssignVarMem(Var("a", Desc({4}))).value();
   const uint64_t b = vm_.AssignVarMem(Var("b", Desc({4}))).value();
