@@ -7,6 +7,7 @@
 #include "session/ge_runtime.h"
 
 #include <cstdio>
+#include <cmath>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -239,6 +240,93 @@ TEST_F(SessionTest, RunGraphAsyncRunsInOrderAndCallsBack) {
   }
   ASSERT_EQ(results.size(), 5u);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(results[i], std::vector<float>(4, static_cast<float>(i + 1)));
+}
+
+TEST_F(SessionTest, CallerFeatureMemory) {
+  Session s(Options{{"ge.featureBaseRefreshable", "1"}});
+  Graph g("feature");
+  auto x = g.Input("x", DataType::kFloat, {64});
+  g.AddOutput(g.Op1("Relu", {g.Op1("Neg", {g.Op1("Exp", {x})})}));
+  ASSERT_TRUE(s.AddGraph(1, g).ok());
+  ASSERT_TRUE(s.AddGraph(2, g).ok());
+  ASSERT_TRUE(s.CompileGraph(1).ok());
+  ASSERT_TRUE(s.CompileGraph(2).ok());
+  CompiledGraphSummary summary;
+  ASSERT_TRUE(s.GetCompiledGraphSummary(1, &summary).ok());
+  ASSERT_GT(summary.feature_memory_size, 0u);
+  std::vector<float> in(64, 1.0f);
+  Tensor input = Tensor::FromVector<float>(in, {64});
+  std::vector<Tensor> out;
+  // Fixed base: before LoadGraph, at least the summary's size, 64-byte aligned.
+  alignas(64) static char fixed[1 << 16];
+  ASSERT_LE(summary.feature_memory_size, sizeof fixed);
+  EXPECT_EQ(s.SetGraphFixedFeatureMemoryBase(1, fixed, summary.feature_memory_size - 1).code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.SetGraphFixedFeatureMemoryBase(1, fixed + 1, sizeof fixed - 64).code(), StatusCode::kInvalidArgument);
+  ASSERT_TRUE(s.SetGraphFixedFeatureMemoryBase(1, fixed, sizeof fixed).ok());
+  ASSERT_TRUE(s.LoadGraph(1).ok());
+  EXPECT_EQ(s.SetGraphFixedFeatureMemoryBase(1, fixed, sizeof fixed).code(), StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(s.RunGraphWithStreamAsync(1, nullptr, {input}, out).ok());
+  EXPECT_EQ(Values(out[0]), std::vector<float>(64, 0.0f));
+  // Refreshable base: a new one before a run.
+  alignas(64) static char refreshed[1 << 16];
+  ASSERT_TRUE(s.LoadGraph(2).ok());
+  ASSERT_TRUE(s.UpdateGraphFeatureMemoryBase(2, refreshed, sizeof refreshed).ok());
+  ASSERT_TRUE(s.RunGraphWithStreamAsync(2, nullptr, {input}, out).ok());
+  EXPECT_EQ(Values(out[0]), std::vector<float>(64, 0.0f));
+  EXPECT_EQ(s.SetGraphConstMemoryBase(2, fixed, sizeof fixed).code(), StatusCode::kUnimplemented);
+  Session plain;
+  ASSERT_TRUE(plain.AddGraph(1, g).ok());
+  ASSERT_TRUE(plain.CompileGraph(1).ok());
+  EXPECT_EQ(plain.UpdateGraphFeatureMemoryBase(1, refreshed, sizeof refreshed).code(),
+            StatusCode::kFailedPrecondition);  // needs ge.featureBaseRefreshable=1
+}
+
+TEST_F(SessionTest, OnnxGraphRunsAndMatchesTheSample) {
+  auto g = Graph::FromOnnxFile(std::string(GE_SOURCE_DIR) + "/samples/tiny_cnn.onnx");
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  Session s;
+  ASSERT_TRUE(s.AddGraph(1, *g).ok());
+  // The sample's input and PyTorch's output for it (samples/make_sample.py).
+  auto read_npy = [](const std::string& path) {
+    FILE* f = std::fopen(path.c_str(), "rb");
+    std::vector<char> bytes;
+    if (f != nullptr) {
+      char buf[4096];
+      size_t n;
+      while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.insert(bytes.end(), buf, buf + n);
+      std::fclose(f);
+    }
+    return bytes;
+  };
+  std::vector<char> in = read_npy(std::string(GE_SOURCE_DIR) + "/samples/tiny_cnn.in.npy");
+  std::vector<char> ref = read_npy(std::string(GE_SOURCE_DIR) + "/samples/tiny_cnn.ref.npy");
+  ASSERT_GT(in.size(), 128u);
+  ASSERT_GT(ref.size(), 128u);
+  // Float32 .npy files: the data follows the header, whose length is at bytes 8-9 (version 1).
+  auto payload = [](const std::vector<char>& npy) {
+    const size_t header = 10 + static_cast<unsigned char>(npy[8]) + 256 * static_cast<unsigned char>(npy[9]);
+    return std::vector<float>(reinterpret_cast<const float*>(npy.data() + header),
+                              reinterpret_cast<const float*>(npy.data() + npy.size()));
+  };
+  CompiledGraphSummary summary;
+  ASSERT_TRUE(s.BuildGraph(1).ok());
+  ASSERT_TRUE(s.GetCompiledGraphSummary(1, &summary).ok());
+  ASSERT_EQ(summary.inputs.size(), 1u);
+  std::vector<float> x = payload(in);
+  Tensor input = Tensor::FromVector<float>(x, summary.inputs[0].dims);
+  std::vector<Tensor> out;
+  Status st = s.RunGraph(1, {input}, out);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  std::vector<float> want = payload(ref);
+  ASSERT_EQ(static_cast<size_t>(out[0].numel()), want.size());
+  double err = 0, norm = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    const double d = static_cast<double>(out[0].data<float>()[i]) - want[i];
+    err += d * d;
+    norm += static_cast<double>(want[i]) * want[i];
+  }
+  EXPECT_LE(std::sqrt(err / norm), 1e-4);
 }
 
 // VarMatchInfo: a built graph whose variable changed its desc (variable acceleration in another graph) is rebuilt
