@@ -99,8 +99,9 @@ Status AssignVariables(const ir::Graph& g, var::VarManager* manager, std::map<st
 }
 
 // The whole pipeline, up to an OmWriter holding the partitions (written to memory or to a file by the caller).
+// |om_path|: where the .om will be written; empty when it goes to memory.
 StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const CompileOptions& options,
-                                                        CompileReport* report) {
+                                                        const std::string& om_path, CompileReport* report) {
   CompileReport local;
   CompileReport* r = report != nullptr ? report : &local;
   *r = CompileReport();
@@ -125,6 +126,10 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   if (precision != "fp32" && precision != "allow_bf16") {
     return InvalidArgument("option ge.exec.precision_mode must be fp32 or allow_bf16, got '" + precision + "'");
   }
+  GE_ASSIGN_OR_RETURN(ExternalWeightsOptions external,
+                      ExternalWeightsOptionsFor(options.ge_options, om_path,
+                                                options.model_name.empty() ? model.graph->name() : options.model_name));
+  external.min_bytes = kInlineWeightBytes;
   GE_RETURN_IF_ERROR(RunPreparePipeline(model, ctx));
   {
     PassManager order;
@@ -141,6 +146,9 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   r->dynamic_reason = StaticModelBlocker(model);
   if (!r->dynamic_reason.empty()) {
     if (precision != "fp32") r->notes.push_back("precision_mode " + precision + " has no effect on a dynamic model");
+    if (external.mode != 0) {
+      r->notes.push_back("ge.externalWeight applies to static models: this dynamic model keeps its weights in the .om");
+    }
     wo.dynamic = true;
     return om::MakeIrOmWriter(model, wo);
   }
@@ -199,6 +207,16 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   }
   GE_RETURN_IF_ERROR(AssignVariables(*model.graph, variables, &bo.variable_addresses));
   GE_ASSIGN_OR_RETURN(CompiledModel cm, BuildStaticModel(model, bo));
+  if (external.mode != 0) {
+    ExternalWeightsReport ext;
+    PassManager files;
+    files.Add(CreateExternalWeightsPass(external, &ext));
+    GE_RETURN_IF_ERROR(files.Run(model, ctx));
+    GE_RETURN_IF_ERROR(UpdateForFileConstants(model, &cm));
+    r->external_weight_tensors = ext.tensors;
+    r->external_weights_bytes = ext.bytes;
+    r->external_weight_files = ext.files;
+  }
   cm.def.set_precision_mode(precision);
   cm.def.set_target_isa(IsaLevelName(ctx.target));
   if (precision == "allow_bf16" && static_cast<int>(ctx.target) < static_cast<int>(IsaLevel::kX86_64_V4)) {
@@ -244,13 +262,14 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
 }  // namespace
 
 StatusOr<std::vector<uint8_t>> CompileToOm(ir::Model& model, const CompileOptions& options, CompileReport* report) {
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmWriter> writer, CompileToWriter(model, options, report));
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmWriter> writer, CompileToWriter(model, options, "", report));
   return writer->WriteToMemory();
 }
 
 Status CompileToOmFile(ir::Model& model, const CompileOptions& options, const std::string& path,
                        CompileReport* report) {
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmWriter> writer, CompileToWriter(model, options, report));
+  if (path.empty()) return InvalidArgument("CompileToOmFile: no output path");
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmWriter> writer, CompileToWriter(model, options, path, report));
   return writer->WriteToFile(path);
 }
 

@@ -28,6 +28,11 @@ struct CompileOptions {
   // ge.weights.prepack (1|0: constant weights stored in oneDNN's layouts),
   // ge.exec.precision_mode (fp32: float32 semantics, the default; allow_bf16: the dnnl convolutions, matmuls and
   // attention may compute in bfloat16 where the running CPU has AVX-512 BF16; recorded in the .om's MODEL_DEF).
+  // ge.externalWeight (0: weights in the .om, the default; 1: a file per distinct weight, weight_<crc>_<bytes>;
+  // 2: one combined file <.om name>_weight_combined) and ge.externalWeightDir (where those files go; default next
+  // to the .om, M.om -> M.weights/; required by CompileToOm, which writes no file): every constant of at least 64
+  // bytes becomes a ge::FileConstant node (om/weight_file.h) whose file path is relative to the .om's directory
+  // when the files lie below it, else absolute. Static models only; a dynamic model keeps its weights.
   std::map<std::string, std::string> ge_options;
   // The engines the compiler may assign nodes to, in priority order (kernels/engine.h); ge's own list unless the
   // caller passes another (tests pass fakes or none).
@@ -63,6 +68,10 @@ struct CompileReport {
   // Kernel implementation per engine node, counted by name (e.g. "dnnl.conv(jit:avx2)": 16); reference
   // implementations also get a note.
   std::map<std::string, int> impls;
+  // ge.externalWeight: FileConstant nodes made, their bytes, the files they read (absolute paths).
+  int external_weight_tensors = 0;
+  uint64_t external_weights_bytes = 0;
+  std::vector<std::string> external_weight_files;
 };
 
 // Compiles |model| (rewritten in place by the passes) into an .om image.

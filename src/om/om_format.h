@@ -20,7 +20,8 @@
 //                 WEIGHTS_DATA at a 4096-aligned offset (mmappable), every other at an 8-aligned offset.
 //
 // WEIGHTS_DATA is raw bytes: every tensor starts at a 512-aligned offset inside the partition, identical tensors
-// are stored once (WeightsWriter). The other partitions are protobuf blobs the compiler defines.
+// are stored once (WeightsWriter). The other partitions are protobuf blobs the compiler defines. Weights compiled
+// with ge.externalWeight live outside the container, in weight files ge::FileConstant nodes name (weight_file.h).
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -61,6 +61,7 @@ StatusOr<std::unique_ptr<OmReader>> OmReader::Open(const std::string& path, cons
   r->data_ = static_cast<const uint8_t*>(addr);
   r->size_ = size;
   r->mapped_ = true;
+  r->path_ = path;
   r->keep_alive_ = std::move(m);
   return r;
 }

@@ -30,6 +30,8 @@ class OmReader {
 
   const OmHeader& header() const { return header_; }
   bool mapped() const { return mapped_; }
+  // The path Open was given (relative FileConstant paths are relative to its directory); empty from memory.
+  const std::string& path() const { return path_; }
   bool has(PartitionType t) const { return header_.Find(t) != nullptr; }
   ByteSpan partition(PartitionType t) const;  // empty when absent
   ByteSpan image() const { return ByteSpan{data_, size_}; }
@@ -43,6 +45,7 @@ class OmReader {
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
   bool mapped_ = false;
+  std::string path_;
   std::shared_ptr<const void> keep_alive_;
 };
 

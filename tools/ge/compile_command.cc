@@ -50,6 +50,13 @@ StatusOr<std::map<std::string, Dims>> ParseInputShapes(const std::string& spec) 
   return out;
 }
 
+// The directory of the external weight files (they share one).
+std::string ExternalWeightDir(const compiler::CompileReport& report) {
+  if (report.external_weight_files.empty()) return "";
+  const std::string& f = report.external_weight_files.front();
+  return f.substr(0, f.rfind('/'));
+}
+
 }  // namespace
 
 int CompileCommand(int argc, char** argv) {
@@ -67,10 +74,6 @@ int CompileCommand(int argc, char** argv) {
   }
   auto external = flags.GetInt("external_weight", 0, 0, 2);
   if (!external.ok()) return Fail(external.status());
-  if (*external != 0) {
-    return Fail(Unimplemented("--external_weight=" + std::to_string(*external) +
-                              ": external weight files are not supported yet; weights go into the .om"));
-  }
   auto threads = flags.GetInt("threads", 1, 1, 1024);
   if (!threads.ok()) return Fail(threads.status());
 
@@ -89,6 +92,9 @@ int CompileCommand(int argc, char** argv) {
     options.ge_options[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
   if (flags.Has("precision_mode")) options.ge_options["ge.exec.precision_mode"] = precision;
+  // 1: a file per weight, 2: one combined file; next to the .om (M.om -> M.weights/) unless
+  // --option=ge.externalWeightDir=DIR names another directory.
+  if (flags.Has("external_weight")) options.ge_options["ge.externalWeight"] = std::to_string(*external);
   auto model = onnx_parser::ParseModelFile(model_path);
   if (!model.ok()) return Fail(model.status());
   compiler::CompileReport report;
@@ -106,12 +112,14 @@ int CompileCommand(int argc, char** argv) {
   if (flags.GetBool("json")) {
     std::printf("{\"output\":\"%s\",\"static\":%s,\"nodes_before\":%zu,\"nodes_after\":%zu,\"feature_map_bytes\":%llu,"
                 "\"feature_map_lower_bound_bytes\":%llu,\"weights_bytes\":%llu,\"streams\":%d,\"events\":%d,"
-                "\"tasks\":%zu,\"target\":\"%s\",\"impls\":%s}\n",
+                "\"tasks\":%zu,\"target\":\"%s\",\"impls\":%s,\"external_weights_bytes\":%llu,"
+                "\"external_weight_files\":%zu}\n",
                 out_path.c_str(), report.static_model ? "true" : "false", report.nodes_before, report.nodes_after,
                 static_cast<unsigned long long>(report.feature_map_bytes),
                 static_cast<unsigned long long>(report.feature_map_lower_bound_bytes),
                 static_cast<unsigned long long>(report.weights_bytes), report.num_streams, report.num_events,
-                report.num_tasks, report.target.c_str(), CountsJson(report.impls).c_str());
+                report.num_tasks, report.target.c_str(), CountsJson(report.impls).c_str(),
+                static_cast<unsigned long long>(report.external_weights_bytes), report.external_weight_files.size());
   } else if (report.static_model) {
     std::printf("compiled %s -> %s: %zu nodes (from %zu), feature map %llu bytes (lower bound %llu, %s), weights "
                 "%llu bytes, %d streams, %d events, %zu tasks, target %s\n",
@@ -120,6 +128,11 @@ int CompileCommand(int argc, char** argv) {
                 static_cast<unsigned long long>(report.feature_map_lower_bound_bytes), report.memory_strategy.c_str(),
                 static_cast<unsigned long long>(report.weights_bytes), report.num_streams, report.num_events,
                 report.num_tasks, report.target.c_str());
+    if (report.external_weight_tensors > 0) {
+      std::printf("external weights: %d tensors, %llu bytes in %zu file(s) under %s\n",
+                  report.external_weight_tensors, static_cast<unsigned long long>(report.external_weights_bytes),
+                  report.external_weight_files.size(), ExternalWeightDir(report).c_str());
+    }
   } else {
     std::printf("compiled %s -> %s as a dynamic model (runs on the interpreter): %s\n", model_path.c_str(),
                 out_path.c_str(), report.dynamic_reason.c_str());

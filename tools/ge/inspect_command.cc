@@ -1,4 +1,6 @@
 // ge inspect M.om [--json]: header, partitions, memory plan (weights / feature map), streams, events, tasks.
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -12,6 +14,7 @@
 #include "om/ir_om.h"
 #include "om/model_def.pb.h"
 #include "om/om_reader.h"
+#include "om/weight_file.h"
 
 namespace ge::cli {
 
@@ -70,6 +73,7 @@ void AddCompiled(const om::OmReader& reader, Report* r, Status* status) {
   r->Add("feature_map_lower_bound_bytes", m.feature_map_lower_bound_bytes());
   r->Add("concurrent_lower_bound_bytes", m.concurrent_lower_bound_bytes());
   r->Add("weights_bytes", m.weights_bytes());
+  r->Add("external_weights_bytes", m.external_weights_bytes());
   r->Add("graph_input_bytes", m.graph_input_bytes());
   r->Add("graph_output_bytes", m.graph_output_bytes());
   r->AddStr("memory_strategy", m.strategy());
@@ -105,8 +109,20 @@ void AddCompiled(const om::OmReader& reader, Report* r, Status* status) {
   uint64_t prepacked = 0;  // nodes whose weights the compiler stored in their kernel's layout
   std::map<std::string, int> impls;  // the implementation the compiler chose per engine node
   std::map<std::string, int> tuned;  // `ge compile --tune`'s choices: variant names and thread counts
+  std::map<std::string, uint64_t> weight_files;  // external weights: file_path (as recorded) -> bytes read from it
+  uint64_t file_constants = 0;
   for (const proto::NodeProto& n : def.ir().graph().nodes()) {
     ++ops[n.op_type()];
+    if (n.op_type() == "FileConstant" && n.domain() == "ge") {
+      ++file_constants;
+      std::string file;
+      uint64_t length = 0;
+      for (const proto::AttrProto& a : n.attrs()) {
+        if (a.name() == om::kFileConstantPathAttr) file = a.s();
+        if (a.name() == om::kFileConstantLengthAttr) length = static_cast<uint64_t>(a.i());
+      }
+      weight_files[file] += length;
+    }
     for (const proto::AttrProto& a : n.attrs()) {
       prepacked += a.name() == exec::kPackedInputAttr ? 1 : 0;
       if (a.name() == compiler::kKernelImplAttr) ++impls[a.s()];
@@ -119,6 +135,19 @@ void AddCompiled(const om::OmReader& reader, Report* r, Status* status) {
   r->Add("nodes", static_cast<uint64_t>(def.ir().graph().nodes_size()));
   r->Add("transdata_nodes", ops.count("TransData") ? ops["TransData"] : 0);
   r->Add("prepacked_weight_nodes", prepacked);
+  r->Add("file_constant_nodes", file_constants);
+  std::string files = "{", missing = "[";
+  for (const auto& [file, bytes] : weight_files) {
+    files += (files.size() > 1 ? "," : "") + Quote(file) + ":" + std::to_string(bytes);
+    const size_t slash = reader.path().rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : reader.path().substr(0, slash);
+    struct stat st {};
+    if (::stat((file.empty() || file[0] == '/' ? file : dir + "/" + file).c_str(), &st) != 0) {
+      missing += (missing.size() > 1 ? "," : "") + Quote(file);
+    }
+  }
+  r->Add("external_weight_files", files + "}");  // file_path as recorded (relative to the .om's directory) -> bytes
+  r->Add("missing_weight_files", missing + "]");
   std::string op_json = "{";
   first = true;
   for (auto& [op, n] : ops) {

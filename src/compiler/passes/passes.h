@@ -107,3 +107,32 @@ std::unique_ptr<GraphPass> CreateTunePass(int threads, TuneReport* report);
 Status RunPreparePipeline(ir::Model& model, const PassContext& ctx);
 
 }  // namespace ge::compiler
+
+namespace ge::compiler {
+
+// External weights (ge.externalWeight, external_weights_pass.cc). Runs after the model is planned
+// (model_compiler.cc; model_builder.h's UpdateForFileConstants then re-serializes it): every root-graph constant
+// of at least min_bytes that is read becomes the output of a ge::FileConstant node reading the bytes from a file.
+struct ExternalWeightsOptions {
+  int mode = 0;                     // 0: off; 1: a file per distinct tensor; 2: one combined file
+  std::string directory;            // absolute; where the files are written (created when missing)
+  std::string recorded_directory;   // what FileConstant file_path attributes start with: relative to the .om's
+                                    // directory when the files lie below it, else absolute; "" = the .om's own
+  std::string combined_file_name;   // mode 2
+  uint64_t min_bytes = 64;          // smaller constants stay in the .om
+};
+struct ExternalWeightsReport {
+  std::string directory;
+  int tensors = 0;             // FileConstant nodes made
+  uint64_t bytes = 0;          // their bytes
+  uint64_t bytes_written = 0;  // distinct bytes in the files
+  std::vector<std::string> files;  // paths of the files used
+};
+// The options the GE options ask for: ge.externalWeight (0|1|2, default 0) and ge.externalWeightDir (default: next
+// to the .om, M.om -> M.weights/; required when |om_path| is empty, i.e. the .om goes to memory). The combined
+// file is <.om name without .om, else |model_name|>_weight_combined.
+StatusOr<ExternalWeightsOptions> ExternalWeightsOptionsFor(const std::map<std::string, std::string>& ge_options,
+                                                           const std::string& om_path, const std::string& model_name);
+std::unique_ptr<GraphPass> CreateExternalWeightsPass(ExternalWeightsOptions options, ExternalWeightsReport* report);
+
+}  // namespace ge::compiler

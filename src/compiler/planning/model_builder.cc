@@ -102,7 +102,7 @@ StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOpti
 
   CompiledModel out;
   proto::ModelDefProto& def = out.def;
-  om::WeightsWriter weights(/*inline_below=*/64);
+  om::WeightsWriter weights(kInlineWeightBytes);
   {
     GE_ASSIGN_OR_RETURN(proto::IrModelProto ir, om::ModelToProto(model, &weights));
     *def.mutable_ir() = std::move(ir);
@@ -235,6 +235,41 @@ StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOpti
   }
   AddTask(&tasks, proto::TaskDefProto::END_GRAPH, 0);
   return out;
+}
+
+Status UpdateForFileConstants(const ir::Model& model, CompiledModel* cm) {
+  const ir::Graph& g = *model.graph;
+  const std::vector<ir::Value*> values = g.values();
+  const std::vector<ir::Node*> nodes = g.nodes();
+  const proto::GraphProto& built = cm->def.ir().graph();
+  bool same = values.size() == static_cast<size_t>(built.values_size()) &&
+              values.size() == static_cast<size_t>(cm->def.placements_size()) &&
+              nodes.size() >= static_cast<size_t>(built.nodes_size());
+  for (int i = 0; same && i < built.nodes_size(); ++i) same = nodes[i]->name() == built.nodes(i).name();
+  for (size_t i = built.nodes_size(); same && i < nodes.size(); ++i) {
+    same = ops::IsOp(*nodes[i], ops::OpId::kGeFileConstant);
+  }
+  if (!same) return Internal("the graph changed after planning beyond FileConstant nodes appended");
+  om::WeightsWriter weights(kInlineWeightBytes);
+  {
+    GE_ASSIGN_OR_RETURN(proto::IrModelProto ir, om::ModelToProto(model, &weights));
+    *cm->def.mutable_ir() = std::move(ir);
+  }
+  cm->weights = weights.Release();
+  uint64_t external = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!ops::IsOp(values[i]->producer(), ops::OpId::kGeFileConstant)) continue;
+    proto::PlacementProto* p = cm->def.mutable_placements(static_cast<int>(i));
+    if (p->value() != static_cast<int>(i) || p->segment() != proto::SEG_CONSTANT) {
+      return Internal("FileConstant output '" + values[i]->name() + "' was not planned as a constant");
+    }
+    p->set_segment(proto::SEG_FILE_CONSTANT);
+    p->set_offset(0);
+    external += p->size();
+  }
+  cm->def.mutable_memory()->set_weights_bytes(cm->weights.size());
+  cm->def.mutable_memory()->set_external_weights_bytes(external);
+  return Status::Ok();
 }
 
 }  // namespace ge::compiler

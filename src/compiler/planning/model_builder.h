@@ -15,6 +15,9 @@
 
 namespace ge::compiler {
 
+// Constants of fewer bytes stay inline in MODEL_DEF's IR; larger ones go to WEIGHTS_DATA (or external files).
+constexpr uint64_t kInlineWeightBytes = 64;
+
 struct BuildOptions {
   MemoryPlanOptions memory;
   StreamAllocOptions streams;
@@ -40,6 +43,12 @@ std::string StaticModelBlocker(const ir::Model& model);
 
 // Fails with FailedPrecondition when StaticModelBlocker is non-empty.
 StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOptions& options);
+
+// After the external-weights pass (passes.h) turned constants of the built |model| into ge::FileConstant outputs
+// (a node appended per constant, no value added or removed): re-serializes the IR and WEIGHTS_DATA of |cm| and
+// places those outputs in SEG_FILE_CONSTANT. The memory plan, streams and tasks stay as built: a FileConstant runs
+// no task, and its value was planned as the constant it was.
+Status UpdateForFileConstants(const ir::Model& model, CompiledModel* cm);
 
 // Bytes of a static tensor value (dtype size x elements); fails on unknown dims or overflow.
 StatusOr<uint64_t> StaticTensorBytes(const TensorDesc& desc);

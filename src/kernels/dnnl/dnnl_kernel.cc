@@ -82,6 +82,13 @@ dnnl::memory DnnlKernel::PreparedMemory(const dnnl::memory::desc& md) {
   return m;
 }
 
+dnnl::memory DnnlKernel::SharedPreparedMemory(const dnnl::memory::desc& md, std::shared_ptr<void> bytes) {
+  dnnl::memory m(md, engine_, bytes.get());
+  AddMemory(m, MemKind::kShared, -1);
+  shared_prepared_.push_back(std::move(bytes));
+  return m;
+}
+
 dnnl::memory DnnlKernel::ConstMemory(const dnnl::memory::desc& md, const void* data) {
   // oneDNN takes a non-const handle; the memory is only ever read.
   return dnnl::memory(md, engine_, const_cast<void*>(data));

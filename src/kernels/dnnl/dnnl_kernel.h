@@ -47,6 +47,8 @@ class DnnlKernel final : public exec::PreparedKernel {
   // Kernel-owned memory of md that prepare fills (reordered weights, folded constants) and runs only read; shared
   // by every binding.
   dnnl::memory PreparedMemory(const dnnl::memory::desc& md);
+  // The same over bytes prepared elsewhere and shared (shared_reorders.h); the kernel holds |bytes| alive.
+  dnnl::memory SharedPreparedMemory(const dnnl::memory::desc& md, std::shared_ptr<void> bytes);
   // Memory wrapping a constant input's bytes: a reorder source, or prepacked weights a primitive reads. Never
   // written (the bytes may be a read-only mapping of the model file).
   dnnl::memory ConstMemory(const dnnl::memory::desc& md, const void* data);
@@ -106,6 +108,7 @@ class DnnlKernel final : public exec::PreparedKernel {
   std::vector<Step> steps_;
   size_t scratch_bytes_ = 0;  // the largest step's scratchpad
   std::vector<ReorderedWeights> reordered_weights_;
+  std::vector<std::shared_ptr<void>> shared_prepared_;  // SharedPreparedMemory's bytes
   int copy_in_ = -1, copy_out_ = -1;
   bool reference_ = false;
   int silu_slot_ = -1;

@@ -5,6 +5,7 @@
 #include "kernels/dnnl/dnnl_engine.h"
 #include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/dnnl/packed_layout.h"
+#include "kernels/dnnl/shared_reorders.h"
 #include "kernels/exec/kernel_variant.h"
 #include "kernels/exec/packed_weights.h"
 #include "kernels/exec/kernel_util.h"
@@ -231,9 +232,13 @@ dnnl::memory WeightsMemory(DnnlKernel* k, const OpView& v, int input, const dnnl
   }
   if (c == nullptr || chosen == stored) return k->BindInput(input, plain);
   dnnl::memory src = k->ConstMemory(stored, c->raw_data());
-  dnnl::memory dst = k->PreparedMemory(chosen);
-  dnnl::reorder(src, dst).execute(k->stream(), src, dst);
-  k->stream().wait();
+  // Shared with every kernel of the process that reorders the same constant bytes the same way.
+  std::shared_ptr<void> bytes = SharedReorderedWeights(*c, stored, chosen, [&](void* handle) {
+    dnnl::memory to(chosen, k->engine(), handle);
+    dnnl::reorder(src, to).execute(k->stream(), src, to);
+    k->stream().wait();
+  });
+  dnnl::memory dst = k->SharedPreparedMemory(chosen, std::move(bytes));
   if (input != v.packed_input) k->RecordPackedWeights(input, dst);
   return dst;
 }

@@ -14,6 +14,7 @@
 #include "ops/op_schema.h"
 #include "om/model_def.pb.h"
 #include "rt/model.h"
+#include "runtime/v1/file_constants.h"
 #include "var/var_info.h"
 
 namespace ge::runtime {
@@ -56,6 +57,8 @@ Status CopyTask(void* args, rt::TaskContext&) {
   if (a->bytes != 0 && a->dst != a->src) std::memcpy(a->dst, a->src, a->bytes);
   return Status::Ok();
 }
+
+bool IsConstant(proto::Segment s) { return s == proto::SEG_CONSTANT || s == proto::SEG_FILE_CONSTANT; }
 
 StatusOr<uint64_t> TensorBytes(const TensorDesc& d) {
   if (d.kind != ValueKind::kTensor || !d.shape.IsFullyKnown() || d.dtype == DataType::kUndefined ||
@@ -337,6 +340,7 @@ Status SinkModel::Impl::InitIoNodes(const proto::ModelDefProto& def) {
         }
         a.offset = p.offset();
         break;
+      case proto::SEG_FILE_CONSTANT:  // materialized before (MaterializeFileConstants)
       case proto::SEG_CONSTANT: {
         const Tensor* t = v->const_value();
         if (t == nullptr) return DataLoss(what + " is placed as a constant but has no value");
@@ -402,6 +406,7 @@ Status SinkModel::Impl::Resolve(ExecContext& c, int value, void** slot, const st
       *slot = c.feature_map != nullptr ? static_cast<char*>(c.feature_map) + a.offset : nullptr;
       return Status::Ok();
     case proto::SEG_CONSTANT:
+    case proto::SEG_FILE_CONSTANT:
     case proto::SEG_VARIABLE:  // shared by every context: the session's variable memory
       *slot = a.address;
       return Status::Ok();
@@ -439,7 +444,7 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def) {
     for (int i = 0; i < n->num_outputs(); ++i) {
       if (n->output(i) == nullptr) continue;
       const ValueAddress& a = addresses[index_of.at(n->output(i))];
-      if (a.segment == proto::SEG_CONSTANT || a.segment == proto::SEG_INPUT) {
+      if (IsConstant(a.segment) || a.segment == proto::SEG_INPUT) {
         return DataLoss(what + " writes a constant or a graph input");
       }
       if (a.segment == proto::SEG_NONE) return DataLoss(what + " reads a value with no placement");
@@ -463,6 +468,12 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def) {
   }
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (kernels[i] != nullptr) continue;
+    // A FileConstant materialized at load runs nothing; its value is the mapped file.
+    if (ops::IsOp(*nodes[i], ops::OpId::kGeFileConstant) && nodes[i]->num_outputs() == 1 &&
+        nodes[i]->output(0) != nullptr &&
+        addresses[index_of.at(nodes[i]->output(0))].segment == proto::SEG_FILE_CONSTANT) {
+      continue;
+    }
     // A Variable runs nothing; its value is the variable's memory.
     if (!ops::IsOp(*nodes[i], ops::OpId::kGeVariable)) {
       return DataLoss("TASK_INFO: node '" + nodes[i]->name() + "' has no kernel task");
@@ -478,7 +489,7 @@ Status SinkModel::Impl::UploadConstants() {
   constexpr uint64_t kAlign = 64;
   uint64_t total = 0;
   for (const ValueAddress& a : addresses) {
-    if (a.segment == proto::SEG_CONSTANT) total += (a.size + kAlign - 1) / kAlign * kAlign;
+    if (IsConstant(a.segment)) total += (a.size + kAlign - 1) / kAlign * kAlign;
   }
   if (total == 0) return Status::Ok();
   auto mem = device->Malloc(rt::MemType::kDevice, total, kAlign);
@@ -486,7 +497,7 @@ Status SinkModel::Impl::UploadConstants() {
   device_constants = *mem;
   uint64_t offset = 0;
   for (ValueAddress& a : addresses) {
-    if (a.segment != proto::SEG_CONSTANT) continue;
+    if (!IsConstant(a.segment)) continue;
     void* dst = static_cast<char*>(device_constants) + offset;
     GE_RETURN_IF_ERROR(device->Memcpy(dst, a.address, a.size, rt::MemcpyKind::kHostToDevice));
     a.address = dst;
@@ -517,7 +528,7 @@ StatusOr<std::unique_ptr<ExecContext>> SinkModel::Impl::CreateContext(void* feat
   if (stage_io) GE_RETURN_IF_ERROR(AllocateStaging(*c));
   for (size_t node = 0; node < nodes.size(); ++node) {
     const ir::Node* n = nodes[node];
-    if (kernels[node] == nullptr) continue;  // a Variable
+    if (kernels[node] == nullptr) continue;  // a Variable or a materialized FileConstant
     GE_ASSIGN_OR_RETURN(c->bindings[node], kernels[node]->NewBinding());
     exec::KernelIo& io = c->bindings[node]->io;
     const std::string what = "node '" + n->name() + "'";
@@ -659,6 +670,15 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
     impl->ir = std::move(*m);
   }
   if (impl->ir->graph == nullptr) return DataLoss("MODEL_DEF has no graph");
+  {
+    FileConstantStats files;
+    Status s = MaterializeFileConstants(*impl->ir->graph, def,
+                                        ExternalWeightBaseDir(om->path(), options.external_weight_dir), &files);
+    if (!s.ok()) return s.WithContext("model " + impl->name);
+    impl->stats.num_file_constants = files.tensors;
+    impl->stats.external_weights_bytes = files.bytes;
+    impl->stats.external_weight_files = std::move(files.files);
+  }
   impl->stats.weights_bytes = om->partition(om::PartitionType::kWeightsData).size;
   impl->profile_tasks = options.profile;
   // Profile entries are shared by the tasks of one context: a profiled model runs one execution at a time.

@@ -1,6 +1,7 @@
 // SinkModel: a loaded static offline model (GE's DavinciModel; seed 002 §2-3). Load runs the seed's init stages:
 //   InitModelMem  - feature-map memory from the device pool, or the caller's (SinkModelOptions::feature_map);
-//                   weights stay in the .om mapping (never copied); constants address it directly.
+//                   weights stay in the .om mapping (never copied); constants address it directly. FileConstant
+//                   outputs (external weights) are mapped from their files first (file_constants.h).
 //   InitIoNodes   - resolves every value's placement (feature-map offset, constant in the mapping, graph input or
 //                   output index) and the IO descriptions.
 //   InitNodes     - prepares one kernel per node (exec::PrepareKernel, after re-checking its descs with the op's
@@ -57,6 +58,9 @@ struct SinkModelOptions {
   // The session's variables (seed 000): VAR_INFO is restored into it and the model's variables resolve to its
   // memory, shared with every other model of the session. Null: the model gets a manager of its own.
   std::shared_ptr<var::VarManager> variables;
+  // External weights (ge.externalWeight): the directory relative FileConstant file paths are relative to. Empty:
+  // the directory of the .om file (OmReader::path()); a model loaded from memory then needs absolute paths.
+  std::string external_weight_dir;
 };
 
 struct SinkModelStats {
@@ -71,6 +75,10 @@ struct SinkModelStats {
   std::string target;              // the x86-64 level the model was compiled for; "" in older models
   std::map<std::string, int> impls;  // kernel implementation name (PreparedKernel::impl_name) -> nodes
   size_t num_variables = 0;          // Variable nodes, resolved to the session's variable memory
+  // External weights: FileConstant outputs mapped from weight files (shared by every model naming a file).
+  size_t num_file_constants = 0;
+  size_t external_weights_bytes = 0;
+  std::vector<std::string> external_weight_files;
 };
 
 class SinkModel final : public ExecutableModel {
