@@ -9,6 +9,8 @@
 #include <thread>
 
 #include "compiler/model_compiler.h"
+#include "om/ir_proto.h"
+#include "om/model_def.pb.h"
 #include "ops/op_id.h"
 #include "session/ge_runtime.h"
 #include "session/graph_access.h"
@@ -62,9 +64,13 @@ bool SameDesc(const TensorDesc& a, const TensorDesc& b) {
   return a.dtype == b.dtype && a.format == b.format && a.shape.dims() == b.shape.dims();
 }
 
-std::vector<TensorInfo> InfoOf(const std::vector<runtime::IoDesc>& io) {
+// The compiled model's IO as MODEL_DEF describes it (a graph compiled but not loaded has no SinkModel to ask).
+StatusOr<std::vector<TensorInfo>> InfoOf(const google::protobuf::RepeatedPtrField<proto::IoProto>& io) {
   std::vector<TensorInfo> out;
-  for (const runtime::IoDesc& d : io) out.push_back(TensorInfo{d.name, d.desc.dtype, d.desc.shape.dims()});
+  for (const proto::IoProto& p : io) {
+    GE_ASSIGN_OR_RETURN(TensorDesc d, om::DescFromProto(p.desc(), "MODEL_DEF io '" + p.name() + "'"));
+    out.push_back(TensorInfo{p.name(), d.dtype, d.shape.dims()});
+  }
   return out;
 }
 
@@ -131,6 +137,15 @@ StatusOr<std::shared_ptr<const CompiledGraph>> Session::Impl::Compile(const Grap
     compiled->summary.variables.push_back(n->name());
   }
   CompiledGraphSummary& s = compiled->summary;
+  {
+    proto::ModelDefProto def;
+    const om::ByteSpan bytes = compiled->om->partition(om::PartitionType::kModelDef);
+    if (bytes.size > INT32_MAX || !def.ParseFromArray(bytes.data, static_cast<int>(bytes.size))) {
+      return Internal(GraphName(entry.id) + ": the compiled MODEL_DEF does not parse");
+    }
+    GE_ASSIGN_OR_RETURN(s.inputs, InfoOf(def.inputs()));
+    GE_ASSIGN_OR_RETURN(s.outputs, InfoOf(def.outputs()));
+  }
   s.is_static = true;
   s.feature_memory_size = report.feature_map_bytes;
   s.const_memory_size = report.weights_bytes;
@@ -170,10 +185,6 @@ StatusOr<std::shared_ptr<runtime::SinkModel>> Session::Impl::Built(uint32_t grap
   e->loaded.reset();
   GE_ASSIGN_OR_RETURN(e->compiled, Compile(*e));
   GE_ASSIGN_OR_RETURN(e->loaded, Load(*e, nullptr, 0));
-  e->compiled = std::make_shared<CompiledGraph>(*e->compiled);
-  auto summary = std::const_pointer_cast<CompiledGraph>(e->compiled);
-  summary->summary.inputs = InfoOf(e->loaded->inputs());
-  summary->summary.outputs = InfoOf(e->loaded->outputs());
   e->mode = GraphEntry::Mode::kBuilt;
   return e->loaded;
 }
@@ -343,10 +354,6 @@ Status Session::GetCompiledGraphSummary(uint32_t graph_id, CompiledGraphSummary*
   GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
   if (e->compiled == nullptr) return NotCompiled(graph_id, "GetCompiledGraphSummary");
   *summary = e->compiled->summary;
-  if (summary->inputs.empty() && e->loaded != nullptr) {
-    summary->inputs = InfoOf(e->loaded->inputs());
-    summary->outputs = InfoOf(e->loaded->outputs());
-  }
   return Status::Ok();
 }
 

@@ -119,6 +119,10 @@ TEST_F(SessionTest, CallOrderContract) {
   ASSERT_TRUE(s.GetCompiledGraphSummary(1, &summary).ok());
   EXPECT_TRUE(summary.is_static);
   EXPECT_EQ(summary.variables, (std::vector<std::string>{"v"}));
+  ASSERT_EQ(summary.inputs.size(), 1u);  // compiled, not loaded: from the compiled model
+  EXPECT_EQ(summary.inputs[0].name, "x");
+  EXPECT_EQ(summary.inputs[0].dims, (std::vector<int64_t>{4}));
+  ASSERT_EQ(summary.outputs.size(), 1u);
   ASSERT_TRUE(s.LoadGraph(1).ok());
   st = s.RunGraphWithStreamAsync(1, nullptr, {Floats({1, 1, 1, 1})}, out);
   ASSERT_TRUE(st.ok()) << st.ToString();
