@@ -333,6 +333,41 @@ TEST_F(SessionTest, OnnxGraphRunsAndMatchesTheSample) {
   EXPECT_LE(std::sqrt(err / norm), 1e-4);
 }
 
+// Variable acceleration: a conv reads its variable weight in its own layout, converted once per write. Writes by
+// another graph and a checkpoint restore must both reach the next run.
+TEST_F(SessionTest, VariableWeightConvFollowsWrites) {
+  const std::string path = ::testing::TempDir() + "/session_conv.ckpt";
+  Session s;
+  Tensor w0 = Tensor::FromVector<float>(std::vector<float>(16 * 16 * 9, 0.1f), {16, 16, 3, 3});
+  Graph conv("conv");
+  auto x = conv.Input("x", DataType::kFloat, {1, 16, 8, 8});
+  auto w = conv.Variable("w", DataType::kFloat, {16, 16, 3, 3}, &w0);
+  conv.AddOutput(conv.Op1("Conv", {x, w}, {{"pads", std::vector<int64_t>{1, 1, 1, 1}}}));
+  Graph grow("grow");
+  auto wg = grow.Variable("w", DataType::kFloat, {16, 16, 3, 3});
+  grow.AddOutput(grow.AssignAdd(wg, grow.Constant("step", w0)));
+  ASSERT_TRUE(s.AddGraph(1, conv).ok());
+  ASSERT_TRUE(s.AddGraph(2, grow).ok());
+  const Tensor ones = Tensor::FromVector<float>(std::vector<float>(16 * 64, 1.0f), {1, 16, 8, 8});
+  auto center = [&]() {
+    std::vector<Tensor> out;
+    Status st = s.RunGraph(1, {ones}, out);
+    EXPECT_TRUE(st.ok()) << st.ToString();
+    return st.ok() ? out[0].data<float>()[3 * 8 + 3] : -1.0f;  // channel 0, an interior pixel: 16 * 9 * w
+  };
+  EXPECT_NEAR(center(), 14.4f, 1e-3);
+  EXPECT_NEAR(center(), 14.4f, 1e-3);
+  ASSERT_TRUE(s.SaveCheckpoint(path).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s.RunGraph(2, {}, out).ok());  // w = 0.2
+  EXPECT_NEAR(center(), 28.8f, 1e-3);
+  ASSERT_TRUE(s.RunGraph(2, {}, out).ok());  // w = 0.3
+  EXPECT_NEAR(center(), 43.2f, 1e-3);
+  ASSERT_TRUE(s.RestoreCheckpoint(path).ok());  // w = 0.1 again
+  EXPECT_NEAR(center(), 14.4f, 1e-3);
+  std::remove(path.c_str());
+}
+
 // VarMatchInfo: a built graph whose variable changed its desc (variable acceleration in another graph) is rebuilt
 // before it runs, not run on a layout it was not compiled for.
 TEST_F(SessionTest, ModelWhoseVariableDescChangedIsRebuilt) {

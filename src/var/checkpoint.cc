@@ -362,6 +362,7 @@ Status RestoreOne(const CheckpointVariable& v, VarManager* manager, rt::Device* 
     GE_RETURN_IF_ERROR(device->Memcpy(memory, v.value.raw_data(), v.value.nbytes(), FromHostKind(addr.mem_type)));
   }
   manager->SetVarIsReady(v.name, v.desc, device_id);
+  manager->BumpWriteVersion(v.name);  // kernels holding a converted copy convert again
   return Status::Ok();
 }
 

@@ -326,6 +326,26 @@ bool VarManager::IsVarInitialized(const std::string& name) const {
   return cur != nullptr && init_values_.count(VarKey(key_name, cur->desc)) != 0;
 }
 
+std::atomic<uint64_t>* VarManager::WriteVersion(uint64_t logical) {
+  std::lock_guard<std::mutex> lk(mu_);
+  auto it = res_.var_dev_addr_mgr_map.upper_bound(logical);
+  if (it == res_.var_dev_addr_mgr_map.begin()) return nullptr;
+  --it;
+  if (logical - it->second.logical >= std::max<uint64_t>(it->second.size, 1)) return nullptr;
+  std::unique_ptr<std::atomic<uint64_t>>& v = write_versions_[it->second.logical];
+  if (v == nullptr) v = std::make_unique<std::atomic<uint64_t>>(0);
+  return v.get();
+}
+
+void VarManager::BumpWriteVersion(const std::string& name) {
+  std::lock_guard<std::mutex> lk(mu_);
+  const VarAddr* cur = res_.Current(name);
+  if (cur == nullptr) return;
+  std::unique_ptr<std::atomic<uint64_t>>& v = write_versions_[cur->logical];
+  if (v == nullptr) v = std::make_unique<std::atomic<uint64_t>>(0);
+  v->fetch_add(1, std::memory_order_acq_rel);
+}
+
 StatusOr<void*> VarManager::GetVarMemoryAddr(uint64_t logical, rt::MemType mem_type) {
   std::lock_guard<std::mutex> lk(mu_);
   if (device_ == nullptr) return FailedPrecondition("VarManager has no device");

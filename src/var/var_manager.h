@@ -9,6 +9,7 @@
 //
 // Threading: every method is thread-safe (one mutex). The rt::Device outlives the manager.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -99,6 +100,12 @@ class VarManager {
   void SetVarInitialized(const std::string& name);
   bool IsVarInitialized(const std::string& name) const;
 
+  // Write versions (variable acceleration): a counter per variable, at a stable address for the manager's life,
+  // that every write of the variable increments (a model's write tasks, RestoreVariables). Kernels that keep a
+  // converted copy of a variable compare it. nullptr for an address in no variable.
+  std::atomic<uint64_t>* WriteVersion(uint64_t logical);
+  void BumpWriteVersion(const std::string& name);
+
   // --- run time ---
   // The device address of |logical| (any address inside a variable, which gives an inner offset): RDMA → the
   // logical address itself; external memory → memory + (logical - base); otherwise the variable's lazily
@@ -130,6 +137,8 @@ class VarManager {
   std::map<rt::MemType, std::unique_ptr<MemResource>> mem_;  // guarded by mu_; lazy per type
   std::map<std::string, Tensor> init_values_;                 // guarded by mu_; by name
   std::set<std::string> initialized_vars_;                    // guarded by mu_; SetVarInitialized
+  // WriteVersion: by the variable's logical base address; entries never removed (stable addresses).
+  std::map<uint64_t, std::unique_ptr<std::atomic<uint64_t>>> write_versions_;  // guarded by mu_
   void* external_ = nullptr;        // guarded by mu_
   uint64_t external_size_ = 0;      // guarded by mu_
 };

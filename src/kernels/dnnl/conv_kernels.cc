@@ -100,7 +100,8 @@ std::optional<dnnl::convolution_forward::primitive_desc> ChooseConv(
   const bool src_fixed = IsNonPlainLayout(v.in[0].format), dst_fixed = IsNonPlainLayout(v.out[0].format);
   const bool blocked = src_fixed || dst_fixed || UseBlockedActivations(p);
   const dnnl::memory::data_type ct = ComputeType(v);  // bf16: src is reordered anyway, so let oneDNN pick its layout
-  const dnnl::memory::desc w_md = AsType(v.const_in(1) ? AnyDesc(wd) : PlainDesc(wd), ct);
+  // Constant weights are reordered once at prepare; a session variable's once per write (WeightsMemory).
+  const dnnl::memory::desc w_md = AsType(v.const_in(1) || v.variable_in(1) ? AnyDesc(wd) : PlainDesc(wd), ct);
   const dnnl::memory::desc b_md = PlainDesc({p.w[0]});
   auto make_pd = [&](dnnl::algorithm alg, const dnnl::memory::desc& src_md, const dnnl::memory::desc& dst_md,
                      IsaLevel isa) {

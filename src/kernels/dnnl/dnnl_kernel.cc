@@ -33,6 +33,8 @@ struct DnnlKernel::State final : exec::KernelState {
     int slot;
   };
   std::vector<Bind> binds;
+  std::vector<uint64_t> seen_versions;  // per step: the version its last run saw (versioned steps)
+  std::vector<bool> ran;                // per step: ran at least once
 };
 
 DnnlKernel::DnnlKernel(const ir::Node& node, std::string impl, int threads)
@@ -104,6 +106,14 @@ void DnnlKernel::AddStep(const dnnl::primitive& prim, const dnnl::primitive_desc
   steps_.push_back(std::move(s));
 }
 
+void DnnlKernel::AddVersionedStep(const dnnl::primitive& prim, const dnnl::primitive_desc_base& pd,
+                                  const std::vector<std::pair<int, dnnl::memory>>& args,
+                                  const std::atomic<uint64_t>* version) {
+  AddStep(prim, pd, args);
+  steps_.back().versioned = true;
+  steps_.back().version = version;
+}
+
 void DnnlKernel::SetPreCopy(int in, int out, size_t bytes) {
   copy_in_ = in;
   copy_out_ = out;
@@ -166,6 +176,8 @@ StatusOr<std::unique_ptr<exec::KernelState>> DnnlKernel::CreateState() const {
       st->scratchpad = dnnl::memory(md, engine_);
       scratch = st->scratchpad.get_data_handle();
     }
+    st->seen_versions.assign(steps_.size(), 0);
+    st->ran.assign(steps_.size(), false);
     for (const Step& s : steps_) {
       std::vector<dnnl_exec_arg_t>& args = st->args.emplace_back();
       for (const auto& [arg, index] : s.args) args.push_back({arg, st->mems[index].get()});
@@ -199,6 +211,13 @@ Status DnnlKernel::Execute(const exec::KernelIo& io, State& st) const {
     if (src != dst) std::memcpy(dst, src, copy_bytes_);
   }
   for (size_t i = 0; i < steps_.size(); ++i) {
+    const Step& step = steps_[i];
+    if (step.versioned && step.version != nullptr) {
+      const uint64_t now = step.version->load(std::memory_order_acquire);
+      if (st.ran[i] && st.seen_versions[i] == now) continue;
+      st.seen_versions[i] = now;
+      st.ran[i] = true;
+    }
     const std::vector<dnnl_exec_arg_t>& args = st.args[i];
     const dnnl_status_t status = dnnl_primitive_execute(steps_[i].prim.get(), st.stream.get(),
                                                         static_cast<int>(args.size()), args.data());

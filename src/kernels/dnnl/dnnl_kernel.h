@@ -11,6 +11,7 @@
 // intra_op_threads when it differs; oneDNN then uses that many OpenMP threads. Errors at run come back as a
 // Status naming the node; no exception leaves the task.
 #pragma once
+#include <atomic>
 #include <dnnl.hpp>
 
 #include <cstddef>
@@ -66,6 +67,10 @@ class DnnlKernel final : public exec::PreparedKernel {
   // Memory not made by the functions above is treated as read-only and shared by every binding.
   void AddStep(const dnnl::primitive& prim, const dnnl::primitive_desc_base& pd,
                const std::vector<std::pair<int, dnnl::memory>>& args);
+  // A step that runs only when `version` moved since this binding last ran it (every run when `version` is null):
+  // converting a session variable that changes only when written (variable acceleration).
+  void AddVersionedStep(const dnnl::primitive& prim, const dnnl::primitive_desc_base& pd,
+                        const std::vector<std::pair<int, dnnl::memory>>& args, const std::atomic<uint64_t>* version);
   // Before the steps: copy `bytes` from input slot `in` to output slot `out` unless both hold the same address
   // (post-op sum reads its addend from the destination).
   void SetPreCopy(int in, int out, size_t bytes);
@@ -92,6 +97,8 @@ class DnnlKernel final : public exec::PreparedKernel {
     size_t scratch_bytes = 0;
     dnnl::memory::desc scratch_md;
     std::vector<std::pair<int, int>> args;  // {DNNL_ARG_*, index into mems_}
+    bool versioned = false;                       // AddVersionedStep
+    const std::atomic<uint64_t>* version = nullptr;
   };
   struct State;
   StatusOr<std::unique_ptr<exec::KernelState>> CreateState() const override;

@@ -22,6 +22,10 @@ OpView OpView::FromRequest(const exec::PrepareRequest& r) {
   v.out = r.output_descs;
   v.consts = r.const_inputs;
   v.consts.resize(v.in.size(), nullptr);
+  v.variables = r.variable_inputs;
+  v.variables.resize(v.in.size(), false);
+  v.versions = r.input_versions;
+  v.versions.resize(v.in.size(), nullptr);
   v.static_shapes = true;  // ValidateRequest has checked every present desc
   v.threads = r.intra_op_threads;
   // Tuned variants (kernel_variant.h): a thread count below the model's, and the engine's variant name.
@@ -229,6 +233,15 @@ dnnl::memory WeightsMemory(DnnlKernel* k, const OpView& v, int input, const dnnl
                                " have a corrupt layout description");
     }
     if (stored == chosen) return k->ConstMemory(chosen, c->raw_data());
+  }
+  if (c == nullptr && v.variable_in(input) && chosen != plain) {
+    // A session variable (variable acceleration): converted into the primitive's layout in a buffer of the
+    // binding, again only when a write moved the variable's version.
+    dnnl::memory from = k->BindInput(input, plain);
+    dnnl::memory to = k->IntermediateMemory(chosen);
+    const dnnl::reorder::primitive_desc pd(k->engine(), plain, k->engine(), chosen, UserScratchpadAttr());
+    k->AddVersionedStep(dnnl::reorder(pd), pd, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}, v.version(input));
+    return to;
   }
   if (c == nullptr || chosen == stored) return k->BindInput(input, plain);
   dnnl::memory src = k->ConstMemory(stored, c->raw_data());

@@ -4,6 +4,7 @@
 #pragma once
 #include <dnnl.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -35,6 +36,9 @@ struct OpView {
   // const_in the packed bytes) and their layout string; -1 when none.
   int packed_input = -1;
   std::string packed_layout;
+  // Per input: a session variable, and its write version when the loader gave one (exec::PrepareRequest).
+  std::vector<bool> variables;
+  std::vector<const std::atomic<uint64_t>*> versions;
 
   static OpView FromRequest(const exec::PrepareRequest& r);
   static OpView FromNode(const ir::Node& node);
@@ -47,6 +51,10 @@ struct OpView {
   const Dims& in_dims(int i) const { return in[i].shape.dims(); }
   const Dims& out_dims(int i) const { return out[i].shape.dims(); }
   const Tensor* const_in(int i) const { return i < static_cast<int>(consts.size()) ? consts[i] : nullptr; }
+  bool variable_in(int i) const { return i < static_cast<int>(variables.size()) && variables[i]; }
+  const std::atomic<uint64_t>* version(int i) const {
+    return i < static_cast<int>(versions.size()) ? versions[i] : nullptr;
+  }
   // Rank of input i when known, else -1.
   int in_rank(int i) const;
 

@@ -2,6 +2,8 @@
 // does not support the request (dtype, attributes, non-constant operands), and the reference-kernel adapter takes over.
 #include "kernels/exec/prepared_kernel.h"
 
+#include "ops/variable/variable_ref.h"
+
 #include "kernels/engine.h"
 #include "kernels/exec/binary_kernel.h"
 #include "kernels/exec/channel_shuffle_kernel.h"
@@ -105,7 +107,9 @@ PrepareRequest MakeRequest(const ir::Node& node, const RequestSettings& settings
   for (const ir::Value* v : node.inputs()) {
     r.input_descs.push_back(v != nullptr ? v->desc() : TensorDesc());
     r.const_inputs.push_back(v != nullptr && v->is_constant() ? v->const_value() : nullptr);
+    r.variable_inputs.push_back(ops::RefVariable(v) != nullptr);
   }
+  r.input_versions.assign(r.input_descs.size(), nullptr);
   for (const ir::Value* v : node.outputs()) r.output_descs.push_back(v != nullptr ? v->desc() : TensorDesc());
   return r;
 }

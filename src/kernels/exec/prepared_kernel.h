@@ -16,6 +16,7 @@
 // Threading: fn may run on any stream worker; one binding is run by one execution at a time, different bindings
 // of one kernel concurrently. Intra-op parallelism uses TaskContext::pool.
 #pragma once
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -96,6 +97,13 @@ struct PrepareRequest {
   // Per input: the value when the input is a constant (shape operands, pads, axes ...), else nullptr. Points at
   // tensors that outlive the kernel; the same bytes are what the input slot will address.
   std::vector<const Tensor*> const_inputs;
+  // Per input: whether it is a session variable (ops/variable/variable_ref.h) — memory that persists across runs
+  // and changes only when a graph writes it. Such an input's write version (a counter every write increments,
+  // owned by the session's VarManager and outliving the kernel) when the loader knows it, else nullptr. A kernel
+  // may keep a converted copy of a variable input (weights in its packed layout) and convert again only when the
+  // version moved; without a version it converts on every run.
+  std::vector<bool> variable_inputs;
+  std::vector<const std::atomic<uint64_t>*> input_versions;
   uint64_t seed = 0;  // for random ops without a seed attribute
   int intra_op_threads = 1;  // threads one kernel may use (engines with their own thread runtime, e.g. oneDNN/OpenMP)
   // The model's precision_mode is allow_bf16: float32 in and out, but an engine may compute in bfloat16.

@@ -14,6 +14,7 @@
 #include "ops/op_schema.h"
 #include "om/model_def.pb.h"
 #include "rt/model.h"
+#include "ops/variable/variable_ref.h"
 #include "runtime/v1/file_constants.h"
 #include "var/var_info.h"
 
@@ -51,6 +52,13 @@ struct CopyArgs {
   void* src = nullptr;
   size_t bytes = 0;
 };
+
+// After a task that writes a session variable: its write version moves (kernels holding a converted copy of the
+// variable convert again on their next run).
+Status BumpVersionTask(void* args, rt::TaskContext&) {
+  static_cast<std::atomic<uint64_t>*>(args)->fetch_add(1, std::memory_order_acq_rel);
+  return Status::Ok();
+}
 
 Status CopyTask(void* args, rt::TaskContext&) {
   auto* a = static_cast<CopyArgs*>(args);
@@ -191,6 +199,8 @@ struct SinkModel::Impl {
   bool stage_io = false;             // device memory is not host-accessible: IO through staging buffers
   void* device_constants = nullptr;  // constants uploaded to device memory (same condition); freed with the model
   std::shared_ptr<var::VarManager> variables;  // the session's (SinkModelOptions::variables) or the model's own
+  // By node index: the write version of the variable the node writes (Assign/AssignAdd/AssignSub), else null.
+  std::vector<std::atomic<uint64_t>*> write_versions;
   std::vector<ValueAddress> addresses;  // by value index
   std::unordered_map<const ir::Value*, int> value_index;  // value → its index in the graph's values (InitNodes)
   std::vector<std::unique_ptr<exec::PreparedKernel>> kernels;  // by node index; immutable after InitNodes
@@ -455,7 +465,12 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def) {
     settings.intra_op_threads = device->intra_op_threads();
     settings.allow_bf16 = def.precision_mode() == "allow_bf16";
     settings.max_isa = target;
-    const exec::PrepareRequest req = exec::MakeRequest(*n, settings);
+    exec::PrepareRequest req = exec::MakeRequest(*n, settings);
+    for (int i = 0; i < n->num_inputs(); ++i) {
+      if (n->input(i) == nullptr) continue;
+      const ValueAddress& in = addresses[index_of.at(n->input(i))];
+      if (in.segment == proto::SEG_VARIABLE) req.input_versions[i] = variables->WriteVersion(in.offset);
+    }
     GE_RETURN_IF_ERROR(VerifyNodeDescs(*n, req.opset, req.input_descs, req.const_inputs, req.output_descs));
     auto k = exec::PrepareKernel(req, engines);
     if (!k.ok()) return k.status().WithContext("model " + name + ": InitNodes");
@@ -465,6 +480,12 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def) {
     if (std::string((*k)->impl_name()) == "ref") ++stats.num_ref_kernels;
     ++stats.impls[(*k)->impl_name()];
     kernels[t.node()] = std::move(*k);
+  }
+  write_versions.assign(nodes.size(), nullptr);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (!ops::IsAssignOp(*nodes[i]) || nodes[i]->output(0) == nullptr) continue;
+    const ValueAddress& out = addresses[index_of.at(nodes[i]->output(0))];
+    if (out.segment == proto::SEG_VARIABLE) write_versions[i] = variables->WriteVersion(out.offset);
   }
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (kernels[i] != nullptr) continue;
@@ -570,6 +591,9 @@ Status SinkModel::Impl::DoTaskSink(ExecContext& c) {
           GE_RETURN_IF_ERROR(model.AddKernel(s, RunProfiled, &c.profiled.back()));
         } else {
           GE_RETURN_IF_ERROR(model.AddKernel(s, b->kernel->fn(), b));
+        }
+        if (std::atomic<uint64_t>* version = write_versions[t.node()]) {
+          GE_RETURN_IF_ERROR(model.AddKernel(s, BumpVersionTask, version));
         }
         break;
       }
