@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -11,6 +12,7 @@
 #include "flags.h"
 #include "io_util.h"
 #include "ir/dump.h"
+#include "ir/text_parser.h"
 #include "parser/onnx/onnx_parser.h"
 
 namespace ge::cli {
@@ -57,6 +59,22 @@ std::string ExternalWeightDir(const compiler::CompileReport& report) {
   return f.substr(0, f.rfind('/'));
 }
 
+// An ONNX file, or a graph in ge's IR text form (M.geir: what --dump_graph writes; it can hold ge's own ops, e.g.
+// ge::Variable).
+StatusOr<std::unique_ptr<ir::Model>> LoadModel(const std::string& path) {
+  const std::string ext = ".geir";
+  if (path.size() <= ext.size() || path.compare(path.size() - ext.size(), ext.size(), ext) != 0) {
+    return onnx_parser::ParseModelFile(path);
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound("cannot open '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto model = ir::ParseModelText(text.str());
+  if (!model.ok()) return model.status().WithContext(path);
+  return model;
+}
+
 }  // namespace
 
 int CompileCommand(int argc, char** argv) {
@@ -95,7 +113,7 @@ int CompileCommand(int argc, char** argv) {
   // 1: a file per weight, 2: one combined file; next to the .om (M.om -> M.weights/) unless
   // --option=ge.externalWeightDir=DIR names another directory.
   if (flags.Has("external_weight")) options.ge_options["ge.externalWeight"] = std::to_string(*external);
-  auto model = onnx_parser::ParseModelFile(model_path);
+  auto model = LoadModel(model_path);
   if (!model.ok()) return Fail(model.status());
   compiler::CompileReport report;
   Status s = compiler::CompileToOmFile(**model, options, out_path, &report);

@@ -13,7 +13,7 @@ namespace {
 void Usage() {
   std::fprintf(stderr,
                "usage: ge <command> [flags]\n"
-               "  ge compile --model=M.onnx --output=M.om [--input_shape=\"name:1,3,224,224;...\"]\n"
+               "  ge compile --model=M.onnx|M.geir --output=M.om [--input_shape=\"name:1,3,224,224;...\"]\n"
                "         [--precision_mode=fp32|allow_bf16] [--external_weight=0] [--threads=N]\n"
                "         [--option=KEY=VALUE ...] [--json]\n"
                "  ge inspect M.om [--json]\n"
