@@ -5,6 +5,7 @@
 
 
 #include "compiler/planning/model_builder.h"
+#include "compiler/passes/kernel_request.h"
 #include "compiler/passes/passes.h"
 #include "om/ir_om.h"
 #include "om/om_writer.h"
@@ -122,6 +123,10 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   ctx.engines = options.engines;
   GE_ASSIGN_OR_RETURN(ctx.target, ResolveTarget(options.target, ctx.engines, r));
   r->target = IsaLevelName(ctx.target);
+  for (const char* key : {"ge.exec.variable_acc", "ge.AllowMultiGraphParallelCompile"}) {
+    const std::string v = ctx.Option(key, "0");
+    if (v != "0" && v != "1") return InvalidArgument(std::string("option ") + key + " must be 0 or 1, got '" + v + "'");
+  }
   const std::string precision = ctx.Option("ge.exec.precision_mode", "fp32");
   if (precision != "fp32" && precision != "allow_bf16") {
     return InvalidArgument("option ge.exec.precision_mode must be fp32 or allow_bf16, got '" + precision + "'");
@@ -218,6 +223,7 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
     r->external_weight_files = ext.files;
   }
   cm.def.set_precision_mode(precision);
+  cm.def.set_variable_acc_off(!VariableAccelerationOn(ctx));
   cm.def.set_target_isa(IsaLevelName(ctx.target));
   if (precision == "allow_bf16" && static_cast<int>(ctx.target) < static_cast<int>(IsaLevel::kX86_64_V4)) {
     r->notes.push_back(std::string("precision_mode allow_bf16: target ") + IsaLevelName(ctx.target) +

@@ -334,10 +334,12 @@ TEST_F(SessionTest, OnnxGraphRunsAndMatchesTheSample) {
 }
 
 // Variable acceleration: a conv reads its variable weight in its own layout, converted once per write. Writes by
-// another graph and a checkpoint restore must both reach the next run.
-TEST_F(SessionTest, VariableWeightConvFollowsWrites) {
+// another graph and a checkpoint restore must both reach the next run; ge.exec.variable_acc=0 reads it as is.
+class VariableConvTest : public SessionTest, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(VariableConvTest, FollowsWrites) {
   const std::string path = ::testing::TempDir() + "/session_conv.ckpt";
-  Session s;
+  Session s(Options{{"ge.exec.variable_acc", GetParam()}});
   Tensor w0 = Tensor::FromVector<float>(std::vector<float>(16 * 16 * 9, 0.1f), {16, 16, 3, 3});
   Graph conv("conv");
   auto x = conv.Input("x", DataType::kFloat, {1, 16, 8, 8});
@@ -367,6 +369,7 @@ TEST_F(SessionTest, VariableWeightConvFollowsWrites) {
   EXPECT_NEAR(center(), 14.4f, 1e-3);
   std::remove(path.c_str());
 }
+INSTANTIATE_TEST_SUITE_P(VariableAcc, VariableConvTest, ::testing::Values("1", "0"));
 
 // VarMatchInfo: a built graph whose variable changed its desc (variable acceleration in another graph) is rebuilt
 // before it runs, not run on a layout it was not compiled for.

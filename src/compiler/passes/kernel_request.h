@@ -6,6 +6,12 @@
 
 namespace ge::compiler {
 
+// ge.exec.variable_acc (default 1), off when graphs may compile in parallel (ge.AllowMultiGraphParallelCompile=1):
+// GE's switch for variable acceleration.
+inline bool VariableAccelerationOn(const PassContext& ctx) {
+  return ctx.Option("ge.exec.variable_acc", "1") != "0" && ctx.Option("ge.AllowMultiGraphParallelCompile", "0") != "1";
+}
+
 inline exec::PrepareRequest CompileTimeRequest(const ir::Model& model, const ir::Node& n, int threads,
                                                const PassContext& ctx) {
   exec::RequestSettings s;
@@ -13,6 +19,7 @@ inline exec::PrepareRequest CompileTimeRequest(const ir::Model& model, const ir:
   s.intra_op_threads = threads;
   s.allow_bf16 = ctx.Option("ge.exec.precision_mode", "fp32") == "allow_bf16";
   s.max_isa = ctx.target;
+  s.variable_acc = VariableAccelerationOn(ctx);
   return exec::MakeRequest(n, s);
 }
 

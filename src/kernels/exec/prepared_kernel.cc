@@ -107,7 +107,7 @@ PrepareRequest MakeRequest(const ir::Node& node, const RequestSettings& settings
   for (const ir::Value* v : node.inputs()) {
     r.input_descs.push_back(v != nullptr ? v->desc() : TensorDesc());
     r.const_inputs.push_back(v != nullptr && v->is_constant() ? v->const_value() : nullptr);
-    r.variable_inputs.push_back(ops::RefVariable(v) != nullptr);
+    r.variable_inputs.push_back(settings.variable_acc && ops::RefVariable(v) != nullptr);
   }
   r.input_versions.assign(r.input_descs.size(), nullptr);
   for (const ir::Value* v : node.outputs()) r.output_descs.push_back(v != nullptr ? v->desc() : TensorDesc());

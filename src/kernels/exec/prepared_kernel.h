@@ -122,6 +122,8 @@ struct RequestSettings {
   int intra_op_threads = 1;
   bool allow_bf16 = false;
   IsaLevel max_isa = IsaLevel::kNone;
+  // ge.exec.variable_acc: kernels may keep converted copies of variable inputs (PrepareRequest::variable_inputs).
+  bool variable_acc = true;
 };
 PrepareRequest MakeRequest(const ir::Node& node, const RequestSettings& settings);
 

@@ -464,6 +464,7 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def) {
     settings.seed = def.seed() + static_cast<uint64_t>(t.node());
     settings.intra_op_threads = device->intra_op_threads();
     settings.allow_bf16 = def.precision_mode() == "allow_bf16";
+    settings.variable_acc = !def.variable_acc_off();
     settings.max_isa = target;
     exec::PrepareRequest req = exec::MakeRequest(*n, settings);
     for (int i = 0; i < n->num_inputs(); ++i) {
