@@ -15,15 +15,15 @@ using SessionStatusFn = Status (Session::*)() const;
 
 }  // namespace
 
-// Kept: exported and used, so no linker drops it.
-[[gnu::visibility("default"), gnu::used]] extern const void* const kPublicApiAnchors[];
+// Exported, so no linker drops it (and with it the object files it references).
+[[gnu::visibility("default")]] extern const void* const kPublicApiAnchors[];
 const void* const kPublicApiAnchors[] = {
     reinterpret_cast<const void*>(static_cast<LoadFromFileFn>(&OfflineModel::LoadFromFile)),
     reinterpret_cast<const void*>(static_cast<InitializeFn>(&GEInitialize)),
     reinterpret_cast<const void*>(static_cast<GraphFromOnnxFn>(&Graph::FromOnnxFile)),
 };
 // Member functions: a pointer-to-member cannot be cast to void*; taking it still references the object file.
-[[gnu::visibility("default"), gnu::used]] extern const SessionStatusFn kSessionAnchor;
+[[gnu::visibility("default")]] extern const SessionStatusFn kSessionAnchor;
 const SessionStatusFn kSessionAnchor = &Session::status;
 
 }  // namespace ge
