@@ -149,7 +149,7 @@ void DnnlKernel::Finalize() {
   if (src != nullptr && src->data_type == dnnl_bf16) impl_ += " bf16";  // allow_bf16 (bf16_util.h)
 }
 
-StatusOr<std::unique_ptr<exec::KernelState>> DnnlKernel::CreateState() const {
+StatusOr<std::unique_ptr<exec::KernelState>> DnnlKernel::CreateStateOnScratch(void* shared_scratch) const {
   auto st = std::make_unique<State>();
   try {
     st->stream = dnnl::stream(engine_);
@@ -169,8 +169,8 @@ StatusOr<std::unique_ptr<exec::KernelState>> DnnlKernel::CreateState() const {
           break;
       }
     }
-    void* scratch = nullptr;
-    if (scratch_bytes_ > 0) {
+    void* scratch = shared_scratch;
+    if (scratch_bytes_ > 0 && scratch == nullptr) {
       const dnnl::memory::desc md({static_cast<dnnl::memory::dim>(scratch_bytes_)}, dnnl::memory::data_type::u8,
                                   dnnl::memory::format_tag::a);
       st->scratchpad = dnnl::memory(md, engine_);

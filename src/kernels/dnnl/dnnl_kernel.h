@@ -81,6 +81,7 @@ class DnnlKernel final : public exec::PreparedKernel {
   }
   // Sizes the scratchpad and names the implementation; call once after the last AddStep.
   void Finalize();
+  size_t scratch_bytes() const override { return scratch_bytes_; }
 
   // The rt task body; args is a KernelBinding of this kernel.
   static Status Run(void* args, rt::TaskContext& ctx);
@@ -101,7 +102,9 @@ class DnnlKernel final : public exec::PreparedKernel {
     const std::atomic<uint64_t>* version = nullptr;
   };
   struct State;
-  StatusOr<std::unique_ptr<exec::KernelState>> CreateState() const override;
+  StatusOr<std::unique_ptr<exec::KernelState>> CreateState() const override { return CreateStateOnScratch(nullptr); }
+  // scratch: the binding's scratchpad (shared with other bindings whose runs never overlap), or null: its own.
+  StatusOr<std::unique_ptr<exec::KernelState>> CreateStateOnScratch(void* scratch) const override;
   int AddMemory(const dnnl::memory& m, MemKind kind, int slot);
   int IndexOf(const dnnl::memory& m);  // registers memory it has not seen as kShared
   Status Execute(const exec::KernelIo& io, State& st) const;

@@ -87,12 +87,16 @@ bool IsHostOrRefEngine(const std::string& engine) { return engine.empty() || eng
 
 }  // namespace
 
-StatusOr<std::unique_ptr<KernelBinding>> PreparedKernel::NewBinding() const {
+StatusOr<std::unique_ptr<KernelBinding>> PreparedKernel::NewBinding(void* shared_scratch) const {
   auto b = std::make_unique<KernelBinding>();
   b->kernel = this;
   b->io.inputs.assign(static_cast<size_t>(num_inputs_), nullptr);
   b->io.outputs.assign(static_cast<size_t>(num_outputs_), nullptr);
-  GE_ASSIGN_OR_RETURN(b->state, CreateState());
+  if (shared_scratch != nullptr && scratch_bytes() > 0) {
+    GE_ASSIGN_OR_RETURN(b->state, CreateStateOnScratch(shared_scratch));
+  } else {
+    GE_ASSIGN_OR_RETURN(b->state, CreateState());
+  }
   return b;
 }
 

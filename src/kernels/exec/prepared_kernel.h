@@ -65,8 +65,12 @@ class PreparedKernel {
   // The task body to add to an rt::Model with a binding of this kernel as its args.
   rt::TaskFn fn() const { return fn_; }
   // A fresh binding: null slots and new state (engine memory, scratch). Thread-safe; fails only when the state
-  // cannot be allocated.
-  StatusOr<std::unique_ptr<KernelBinding>> NewBinding() const;
+  // cannot be allocated. `shared_scratch`: at least scratch_bytes() bytes, 64-byte aligned, that the binding uses
+  // as its scratch instead of its own — for bindings whose runs never overlap (one execution context, one
+  // stream); null: the binding allocates its own.
+  StatusOr<std::unique_ptr<KernelBinding>> NewBinding(void* shared_scratch = nullptr) const;
+  // Bytes of scratch one run needs and does not keep between runs (0: none).
+  virtual size_t scratch_bytes() const { return 0; }
   int num_inputs() const { return num_inputs_; }
   int num_outputs() const { return num_outputs_; }
   // Which implementation runs, e.g. "exec.unary_f32" or "ref" (the reference-kernel adapter). For inspection.
@@ -76,6 +80,8 @@ class PreparedKernel {
   PreparedKernel() = default;
   // The per-binding state; none by default.
   virtual StatusOr<std::unique_ptr<KernelState>> CreateState() const { return std::unique_ptr<KernelState>(); }
+  // The same on shared scratch (NewBinding's); kernels with scratch_bytes() > 0 override it.
+  virtual StatusOr<std::unique_ptr<KernelState>> CreateStateOnScratch(void* /*scratch*/) const { return CreateState(); }
   // Set by each kernel's constructor.
   rt::TaskFn fn_ = nullptr;
   int num_inputs_ = 0;

@@ -133,7 +133,9 @@ TEST_F(ExternalWeightsTest, BothModesMatchTheEmbeddedBuildBitForBit) {
       EXPECT_EQ(f.rfind(fs::canonical(weights_dir).string() + "/", 0), 0u) << f;
       EXPECT_TRUE(fs::exists(f)) << f;
     }
-    if (mode[0] == '2') EXPECT_TRUE(fs::exists(weights_dir + "/m2_weight_combined"));
+    if (mode[0] == '2') {
+      EXPECT_TRUE(fs::exists(weights_dir + "/m2_weight_combined"));
+    }
     EXPECT_LT(fs::file_size(dir_ + "/" + om) + report.external_weights_bytes / 2, embedded_size);
 
     auto reader = om::OmReader::Open(dir_ + "/" + om).value();

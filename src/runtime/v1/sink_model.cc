@@ -166,6 +166,16 @@ struct ExecContext {
   // Where the host cannot dereference device memory (Device::HostAccessible): per graph input and output, a
   // device buffer the kernels address; the caller's bytes are copied in before and out after each execution.
   std::vector<void*> staged_inputs, staged_outputs;
+  // Per stream: the scratch its kernels share (their tasks run one at a time); device memory of `device`, freed
+  // by the destructor (after `model`, declared later, is gone).
+  rt::Device* device = nullptr;
+  std::vector<void*> stream_scratch;
+  ~ExecContext() {
+    model.reset();
+    for (void* b : stream_scratch) {
+      if (b != nullptr) (void)device->Free(rt::MemType::kDevice, b);
+    }
+  }
   std::unique_ptr<rt::Model> model;  // last: destroyed first (its workers run the tasks above)
 
   bool staged() const { return !staged_inputs.empty() || !staged_outputs.empty(); }
@@ -548,10 +558,30 @@ StatusOr<std::unique_ptr<ExecContext>> SinkModel::Impl::CreateContext(void* feat
   const auto& index_of = value_index;  // from InitNodes; read-only once loaded
   c->bindings.resize(nodes.size());
   if (stage_io) GE_RETURN_IF_ERROR(AllocateStaging(*c));
+  // One scratch buffer per stream, as large as its largest kernel's: a context runs one execution at a time and
+  // a stream's tasks one after another, so its kernels never use scratch at once (resnet50: 57 scratchpads of
+  // 18.9 MB together become one of the largest).
+  std::vector<int> stream_of(nodes.size(), -1);
+  std::vector<size_t> scratch_bytes(static_cast<size_t>(num_streams), 0);
+  for (const proto::TaskDefProto& t : tasks.tasks()) {
+    if (t.type() != proto::TaskDefProto::KERNEL || t.stream() < 0 || t.stream() >= num_streams) continue;
+    if (t.node() < 0 || static_cast<size_t>(t.node()) >= nodes.size() || kernels[t.node()] == nullptr) continue;
+    stream_of[t.node()] = t.stream();
+    scratch_bytes[t.stream()] = std::max(scratch_bytes[t.stream()], kernels[t.node()]->scratch_bytes());
+  }
+  c->device = device;
+  c->stream_scratch.assign(static_cast<size_t>(num_streams), nullptr);
+  for (int s = 0; s < num_streams; ++s) {
+    if (scratch_bytes[s] == 0) continue;
+    auto mem = device->Malloc(rt::MemType::kDevice, scratch_bytes[s], 64);
+    if (!mem.ok()) return mem.status().WithContext("model " + name + ": kernel scratch");
+    c->stream_scratch[s] = *mem;
+  }
   for (size_t node = 0; node < nodes.size(); ++node) {
     const ir::Node* n = nodes[node];
     if (kernels[node] == nullptr) continue;  // a Variable or a materialized FileConstant
-    GE_ASSIGN_OR_RETURN(c->bindings[node], kernels[node]->NewBinding());
+    void* scratch = stream_of[node] >= 0 ? c->stream_scratch[stream_of[node]] : nullptr;
+    GE_ASSIGN_OR_RETURN(c->bindings[node], kernels[node]->NewBinding(scratch));
     exec::KernelIo& io = c->bindings[node]->io;
     const std::string what = "node '" + n->name() + "'";
     for (int i = 0; i < n->num_inputs(); ++i) {
