@@ -125,7 +125,9 @@ TEST_F(ExternalWeightsTest, BothModesMatchTheEmbeddedBuildBitForBit) {
     ASSERT_TRUE(s.ok()) << s.ToString();
     EXPECT_EQ(report.external_weight_tensors, 4);  // w0, w1, wf, k; the 32-byte bias stays inline
     EXPECT_EQ(report.weights_bytes, 0u);
-    EXPECT_GT(report.external_weights_bytes, 4000u);
+    // At least the four tensors' logical bytes (864 + 2304 + 128 + 128); prepacked layouts pad channels to the
+    // vector width, so more on AVX-512 than on AVX2.
+    EXPECT_GE(report.external_weights_bytes, 3424u);
     ASSERT_FALSE(report.external_weight_files.empty());
     EXPECT_EQ(report.external_weight_files.size(), mode[0] == '1' ? 4u : 1u);
     const std::string weights_dir = dir_ + "/m" + mode + ".weights";
