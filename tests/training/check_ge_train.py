@@ -214,6 +214,18 @@ def self_test(work, steps):
 # ---------------------------------------------------------------------------------------------------------------
 
 
+def finish(work, given_work, ok):
+    """Deletes a temporary work directory after a pass (keeps it after a failure, and always keeps a --work one),
+    prints PASS or FAIL and returns the exit status."""
+    if not given_work:
+        if ok:
+            shutil.rmtree(work)
+        else:
+            print(f"files kept in {work}")
+    print("PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     what = parser.add_mutually_exclusive_group(required=True)
@@ -240,13 +252,7 @@ def main():
             print(f"ge train vs numpy reference (relative L2, tolerance {TOLERANCE:.0e}; T exact):")
             ok = compare_variables(os.path.join(work, "expected"), vars_dir, TOLERANCE)
 
-    if not args.work:
-        if ok:
-            shutil.rmtree(work)
-        else:
-            print(f"files kept in {work}")
-    print("PASS" if ok else "FAIL")
-    return 0 if ok else 1
+    return finish(work, args.work, ok)
 
 
 if __name__ == "__main__":

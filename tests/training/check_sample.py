@@ -99,13 +99,7 @@ def main():
     work = args.work or tempfile.mkdtemp(prefix="ge_train_sample_")
     os.makedirs(work, exist_ok=True)
     ok = check(args.sample, work, args.steps)
-    if not args.work:
-        if ok:
-            shutil.rmtree(work)
-        else:
-            print(f"files kept in {work}")
-    print("PASS" if ok else "FAIL")
-    return 0 if ok else 1
+    return check_ge_train.finish(work, args.work, ok)
 
 
 if __name__ == "__main__":
