@@ -15,33 +15,14 @@
 #include "interpreter/interpreter.h"
 #include "ir/text_parser.h"
 #include "om/om_reader.h"
+#include "runtime/v1/sink_test_util.h"
 
 namespace ge::runtime {
 namespace {
 
-struct Compiled {
-  std::vector<uint8_t> bytes;
-  compiler::CompileReport report;
-};
-
-Compiled Compile(const std::string& text, std::map<std::string, std::string> options = {}) {
-  auto m = ir::ParseModelText(text);
-  EXPECT_TRUE(m.ok()) << m.status().ToString();
-  compiler::CompileOptions co;
-  co.ge_options = std::move(options);
-  Compiled c;
-  auto bytes = compiler::CompileToOm(**m, co, &c.report);
-  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
-  if (bytes.ok()) c.bytes = std::move(*bytes);
-  return c;
-}
-
-std::shared_ptr<const om::OmReader> Open(const std::vector<uint8_t>& bytes) {
-  auto copy = std::make_shared<std::vector<uint8_t>>(bytes);
-  auto r = om::OmReader::FromMemory(copy->data(), copy->size(), copy);
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
-  return r.ok() ? std::shared_ptr<const om::OmReader>(std::move(*r)) : nullptr;
-}
+using testing::Compile;
+using testing::Compiled;
+using testing::Open;
 
 std::vector<Tensor> RandomInputs(const std::vector<IoDesc>& descs, std::mt19937& rng) {
   std::vector<Tensor> out;

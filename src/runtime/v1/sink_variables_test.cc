@@ -10,6 +10,7 @@
 #include "ir/text_parser.h"
 #include "om/om_reader.h"
 #include "runtime/v1/sink_model.h"
+#include "runtime/v1/sink_test_util.h"
 #include "var/var_manager.h"
 
 namespace ge::runtime {
@@ -42,16 +43,9 @@ class SinkVariablesTest : public ::testing::Test {
     return m;
   }
   std::shared_ptr<const om::OmReader> Compile(const char* text, var::VarManager* vars) {
-    auto m = ir::ParseModelText(text);
-    EXPECT_TRUE(m.ok()) << m.status().ToString();
     compiler::CompileOptions co;
     co.variables = vars;
-    auto bytes = compiler::CompileToOm(**m, co);
-    EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
-    auto image = std::make_shared<std::vector<uint8_t>>(std::move(*bytes));
-    auto r = om::OmReader::FromMemory(image->data(), image->size(), image);
-    EXPECT_TRUE(r.ok()) << r.status().ToString();
-    return std::move(*r);
+    return testing::Open(testing::CompileText(text, std::move(co)).bytes);
   }
   std::unique_ptr<SinkModel> Load(std::shared_ptr<const om::OmReader> om, std::shared_ptr<var::VarManager> vars) {
     SinkModelOptions o;
