@@ -500,19 +500,15 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def) {
   }
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (kernels[i] != nullptr) continue;
-    // A FileConstant materialized at load runs nothing; its value is the mapped file.
-    if (ops::IsOp(*nodes[i], ops::OpId::kGeFileConstant) && nodes[i]->num_outputs() == 1 &&
-        nodes[i]->output(0) != nullptr &&
-        addresses[index_of.at(nodes[i]->output(0))].segment == proto::SEG_FILE_CONSTANT) {
-      continue;
-    }
-    // A Variable runs nothing; its value is the variable's memory.
-    if (!ops::IsOp(*nodes[i], ops::OpId::kGeVariable)) {
-      return DataLoss("TASK_INFO: node '" + nodes[i]->name() + "' has no kernel task");
-    }
-    if (addresses[index_of.at(nodes[i]->output(0))].segment != proto::SEG_VARIABLE) {
-      return DataLoss("MODEL_DEF: variable '" + nodes[i]->name() + "' is not placed in variable memory");
-    }
+    // Nodes whose value is memory the loader resolved run nothing: a Variable's in variable memory, a
+    // materialized FileConstant's in its mapped weight file.
+    const ir::Node& n = *nodes[i];
+    const proto::Segment segment = n.num_outputs() == 1 && n.output(0) != nullptr
+                                       ? addresses[index_of.at(n.output(0))].segment
+                                       : proto::SEG_NONE;
+    const bool runs_nothing = (ops::IsOp(n, ops::OpId::kGeVariable) && segment == proto::SEG_VARIABLE) ||
+                              (ops::IsOp(n, ops::OpId::kGeFileConstant) && segment == proto::SEG_FILE_CONSTANT);
+    if (!runs_nothing) return DataLoss("TASK_INFO: node '" + n.name() + "' has no kernel task");
   }
   return Status::Ok();
 }
