@@ -78,6 +78,12 @@ dnnl::memory DnnlKernel::IntermediateMemory(const dnnl::memory::desc& md) {
   return m;
 }
 
+dnnl::memory DnnlKernel::PersistentMemory(const dnnl::memory::desc& md) {
+  dnnl::memory m(md, engine_, DNNL_MEMORY_NONE);
+  AddMemory(m, MemKind::kPersistent, -1);
+  return m;
+}
+
 dnnl::memory DnnlKernel::PreparedMemory(const dnnl::memory::desc& md) {
   dnnl::memory m(md, engine_);
   AddMemory(m, MemKind::kShared, -1);
@@ -121,7 +127,16 @@ void DnnlKernel::SetPreCopy(int in, int out, size_t bytes) {
 }
 
 void DnnlKernel::Finalize() {
-  for (const Step& s : steps_) scratch_bytes_ = std::max(scratch_bytes_, s.scratch_bytes);
+  constexpr size_t kAlign = 64;
+  auto aligned = [](size_t n) { return (n + kAlign - 1) / kAlign * kAlign; };
+  size_t scratchpad = 0;
+  for (const Step& s : steps_) scratchpad = std::max(scratchpad, s.scratch_bytes);
+  scratch_bytes_ = aligned(scratchpad);
+  for (MemSpec& m : mems_) {
+    if (m.kind != MemKind::kIntermediate) continue;
+    m.scratch_offset = scratch_bytes_;
+    scratch_bytes_ += aligned(m.memory.get_desc().get_size());
+  }
   // Name the implementation of the main primitive (the first that is not a layout reorder).
   const Step* main = steps_.empty() ? nullptr : &steps_.front();
   for (const Step& s : steps_) {
@@ -159,8 +174,11 @@ StatusOr<std::unique_ptr<exec::KernelState>> DnnlKernel::CreateStateOnScratch(vo
         case MemKind::kShared:
           st->mems.push_back(m.memory);
           break;
-        case MemKind::kIntermediate:
+        case MemKind::kPersistent:
           st->mems.emplace_back(m.memory.get_desc(), engine_);
+          break;
+        case MemKind::kIntermediate:  // placed on the scratch below
+          st->mems.push_back(dnnl::memory(m.memory.get_desc(), engine_, DNNL_MEMORY_NONE));
           break;
         case MemKind::kInput:
         case MemKind::kOutput:
@@ -175,6 +193,11 @@ StatusOr<std::unique_ptr<exec::KernelState>> DnnlKernel::CreateStateOnScratch(vo
                                   dnnl::memory::format_tag::a);
       st->scratchpad = dnnl::memory(md, engine_);
       scratch = st->scratchpad.get_data_handle();
+    }
+    for (size_t i = 0; i < mems_.size(); ++i) {
+      if (mems_[i].kind == MemKind::kIntermediate) {
+        st->mems[i].set_data_handle(static_cast<unsigned char*>(scratch) + mems_[i].scratch_offset);
+      }
     }
     st->seen_versions.assign(steps_.size(), 0);
     st->ran.assign(steps_.size(), false);

@@ -42,9 +42,13 @@ class DnnlKernel final : public exec::PreparedKernel {
   // its own; the returned one only names it in AddStep).
   dnnl::memory BindInput(int slot, const dnnl::memory::desc& md);
   dnnl::memory BindOutput(int slot, const dnnl::memory::desc& md);
-  // Memory a step writes and a later step of the same run reads (a layout reorder's output): allocated per
-  // binding; the returned object has no data and only names it in AddStep.
+  // Memory a step writes and a later step of the same run reads (a layout reorder's output): it lives in the
+  // binding's scratch (shared with bindings whose runs never overlap), so nothing in it survives a run; the
+  // returned object has no data and only names it in AddStep.
   dnnl::memory IntermediateMemory(const dnnl::memory::desc& md);
+  // Memory a step writes and later runs of the same binding read (a versioned step's output): allocated per
+  // binding; the returned object has no data and only names it in AddStep.
+  dnnl::memory PersistentMemory(const dnnl::memory::desc& md);
   // Kernel-owned memory of md that prepare fills (reordered weights, folded constants) and runs only read; shared
   // by every binding.
   dnnl::memory PreparedMemory(const dnnl::memory::desc& md);
@@ -87,11 +91,12 @@ class DnnlKernel final : public exec::PreparedKernel {
   static Status Run(void* args, rt::TaskContext& ctx);
 
  private:
-  enum class MemKind : unsigned char { kInput, kOutput, kIntermediate, kShared };
+  enum class MemKind : unsigned char { kInput, kOutput, kIntermediate, kPersistent, kShared };
   struct MemSpec {
     dnnl::memory memory;  // kShared: the memory itself; otherwise a data-less placeholder with the desc
     MemKind kind;
     int slot;  // kInput / kOutput
+    size_t scratch_offset = 0;  // kIntermediate: bytes into the binding's scratch (set at Finalize)
   };
   struct Step {
     dnnl::primitive prim;
@@ -116,7 +121,8 @@ class DnnlKernel final : public exec::PreparedKernel {
   dnnl::stream stream_;       // prepare only
   std::vector<MemSpec> mems_;
   std::vector<Step> steps_;
-  size_t scratch_bytes_ = 0;  // the largest step's scratchpad
+  // The binding's scratch: the largest step's scratchpad at offset 0, then every intermediate (64-byte aligned).
+  size_t scratch_bytes_ = 0;
   std::vector<ReorderedWeights> reordered_weights_;
   std::vector<std::shared_ptr<void>> shared_prepared_;  // SharedPreparedMemory's bytes
   int copy_in_ = -1, copy_out_ = -1;

@@ -238,7 +238,7 @@ dnnl::memory WeightsMemory(DnnlKernel* k, const OpView& v, int input, const dnnl
     // A session variable (variable acceleration): converted into the primitive's layout in a buffer of the
     // binding, again only when a write moved the variable's version.
     dnnl::memory from = k->BindInput(input, plain);
-    dnnl::memory to = k->IntermediateMemory(chosen);
+    dnnl::memory to = k->PersistentMemory(chosen);
     const dnnl::reorder::primitive_desc pd(k->engine(), plain, k->engine(), chosen, UserScratchpadAttr());
     k->AddVersionedStep(dnnl::reorder(pd), pd, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}, v.version(input));
     return to;
