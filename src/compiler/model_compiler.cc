@@ -82,6 +82,13 @@ Status FixInputShapes(ir::Model& model, const CompileOptions& options, CompileRe
 
 // Every Variable of the root graph gets its logical address from the session's manager (same name and desc:
 // the address an earlier graph got); `_init_value` attributes become the variables' initial values.
+bool HasSourcedConstants(const ir::Graph& g) {
+  for (const ir::Value* v : g.values()) {
+    if (v->const_source() != nullptr) return true;
+  }
+  return false;
+}
+
 Status AssignVariables(const ir::Graph& g, var::VarManager* manager, std::map<std::string, uint64_t>* addresses) {
   for (const ir::Node* n : g.nodes()) {
     if (!ops::IsOp(*n, ops::OpId::kGeVariable)) continue;
@@ -135,6 +142,7 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
                       ExternalWeightsOptionsFor(options.ge_options, om_path,
                                                 options.model_name.empty() ? model.graph->name() : options.model_name));
   external.min_bytes = kInlineWeightBytes;
+  external.embed_sources = options.embed_external_data;
   GE_RETURN_IF_ERROR(RunPreparePipeline(model, ctx));
   {
     PassManager order;
@@ -153,6 +161,9 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
     if (precision != "fp32") r->notes.push_back("precision_mode " + precision + " has no effect on a dynamic model");
     if (external.mode != 0) {
       r->notes.push_back("ge.externalWeight applies to static models: this dynamic model keeps its weights in the .om");
+    }
+    if (!external.embed_sources && HasSourcedConstants(*model.graph)) {
+      r->notes.push_back("this dynamic model keeps its ONNX external data in the .om (static models reference it)");
     }
     wo.dynamic = true;
     return om::MakeIrOmWriter(model, wo);
@@ -181,7 +192,7 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
     PassManager formats;
     if (layout != Format::kNCHW) formats.Add(CreateFormatSelectionPass(layout));
     if (options.tune) formats.Add(CreateTunePass(options.threads, &tune));
-    formats.Add(CreateKernelSelectionPass(options.threads, prepack == "1", &kernels));
+    formats.Add(CreateKernelSelectionPass(options.threads, prepack == "1", !external.embed_sources, &kernels));
     formats.Add(CreateVariablePreparePass());  // readers the format passes added
     GE_RETURN_IF_ERROR(formats.Run(model, ctx));
     r->impls = kernels.impls;
@@ -212,15 +223,18 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   }
   GE_RETURN_IF_ERROR(AssignVariables(*model.graph, variables, &bo.variable_addresses));
   GE_ASSIGN_OR_RETURN(CompiledModel cm, BuildStaticModel(model, bo));
-  if (external.mode != 0) {
+  {
     ExternalWeightsReport ext;
     PassManager files;
     files.Add(CreateExternalWeightsPass(external, &ext));
     GE_RETURN_IF_ERROR(files.Run(model, ctx));
-    GE_RETURN_IF_ERROR(UpdateForFileConstants(model, &cm));
+    if (ext.tensors > 0) GE_RETURN_IF_ERROR(UpdateForFileConstants(model, &cm));
     r->external_weight_tensors = ext.tensors;
     r->external_weights_bytes = ext.bytes;
     r->external_weight_files = ext.files;
+    r->external_data_tensors = ext.source_tensors;
+    r->external_data_bytes = ext.source_bytes;
+    r->external_data_files = ext.source_files;
   }
   cm.def.set_precision_mode(precision);
   cm.def.set_variable_acc_off(!VariableAccelerationOn(ctx));

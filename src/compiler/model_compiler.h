@@ -34,6 +34,11 @@ struct CompileOptions {
   // bytes becomes a ge::FileConstant node (om/weight_file.h) whose file path is relative to the .om's directory
   // when the files lie below it, else absolute. Static models only; a dynamic model keeps its weights.
   std::map<std::string, std::string> ge_options;
+  // ONNX external data: a constant whose bytes the compiler leaves unchanged stays in the model's data file (a
+  // ge::FileConstant reading it there, relative to the .om's directory when the file lies below it, else by
+  // absolute path; such weights are not prepacked, the loader converts them once per process). true: copy them
+  // into the .om (or ge.externalWeight's files) like any other constant (`ge compile --embed_external_data`).
+  bool embed_external_data = false;
   // The engines the compiler may assign nodes to, in priority order (kernels/engine.h); ge's own list unless the
   // caller passes another (tests pass fakes or none).
   kernels::EngineList engines = kernels::BuiltinEngines();
@@ -68,10 +73,15 @@ struct CompileReport {
   // Kernel implementation per engine node, counted by name (e.g. "dnnl.conv(jit:avx2)": 16); reference
   // implementations also get a note.
   std::map<std::string, int> impls;
-  // ge.externalWeight: FileConstant nodes made, their bytes, the files they read (absolute paths).
+  // FileConstant nodes made (ge.externalWeight's and those reading ONNX external data) and their bytes; the weight
+  // files written (absolute paths).
   int external_weight_tensors = 0;
   uint64_t external_weights_bytes = 0;
   std::vector<std::string> external_weight_files;
+  // Of the FileConstant nodes, those reading the model's ONNX external data in place, and those data files.
+  int external_data_tensors = 0;
+  uint64_t external_data_bytes = 0;
+  std::vector<std::string> external_data_files;
 };
 
 // Compiles |model| (rewritten in place by the passes) into an .om image.

@@ -5,6 +5,7 @@
 // Ownership: Graph owns its Nodes and Values; Node owns its subgraphs. Raw pointers between them are non-owning
 // and stay valid until the pointee is removed from its graph. Not thread-safe: one writer at a time.
 #pragma once
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -20,6 +21,14 @@ namespace ge::ir {
 
 class Graph;
 class Node;
+
+// Where a constant's bytes also lie, unchanged, in a file (ONNX external data): the compiler may reference them
+// there (a ge::FileConstant) instead of copying them into the .om.
+struct ConstSource {
+  std::string path;  // absolute
+  uint64_t offset = 0;
+  uint64_t length = 0;  // bytes; the tensor's nbytes()
+};
 
 struct Use {
   Node* node;
@@ -40,8 +49,18 @@ class Value {
   // A constant (ONNX initializer, or folded by the compiler): its tensor is const_value().
   bool is_constant() const { return const_value_ != nullptr; }
   const Tensor* const_value() const { return const_value_.get(); }
-  void set_const_value(Tensor t) { const_value_ = std::make_unique<Tensor>(std::move(t)); }
-  void clear_const_value() { const_value_.reset(); }
+  // Replacing or clearing the tensor forgets its source: the new bytes are the compiler's, not the file's.
+  void set_const_value(Tensor t) {
+    const_value_ = std::make_unique<Tensor>(std::move(t));
+    const_source_.reset();
+  }
+  void clear_const_value() {
+    const_value_.reset();
+    const_source_.reset();
+  }
+  // The file holding const_value()'s bytes unchanged, or null (set by the importer after set_const_value).
+  const ConstSource* const_source() const { return const_source_.get(); }
+  void set_const_source(ConstSource s) { const_source_ = std::make_unique<ConstSource>(std::move(s)); }
   // Read from an enclosing graph by name (subgraphs only).
   bool is_capture() const { return is_capture_; }
   Graph* graph() const { return graph_; }
@@ -57,6 +76,7 @@ class Value {
   bool is_graph_input_ = false;
   bool is_capture_ = false;
   std::unique_ptr<Tensor> const_value_;
+  std::unique_ptr<ConstSource> const_source_;
   Graph* graph_ = nullptr;
 };
 

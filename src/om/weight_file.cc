@@ -147,9 +147,15 @@ StatusOr<Tensor> WeightFile::Read(const FileConstantRef& ref, const std::string&
       if (p[i] > 1) return DataLoss(where + ": bool tensor of " + what + " holds a byte other than 0/1");
     }
   }
-  if (ref.length == 0 || reinterpret_cast<uintptr_t>(p) % kTensorAlignment != 0) {
+  if (ref.length == 0) return Tensor::Create(ref.dtype, ref.dims);
+  if (reinterpret_cast<uintptr_t>(p) % kTensorAlignment != 0) {
+    // One aligned copy per range while any reader holds it, so models reading the same range share it too.
+    std::lock_guard<std::mutex> lk(mu_);
+    std::weak_ptr<TensorStorage>& cached = aligned_copies_[std::make_pair(ref.offset, ref.length)];
+    if (std::shared_ptr<TensorStorage> storage = cached.lock()) return Tensor(ref.dtype, ref.dims, std::move(storage));
     GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(ref.dtype, ref.dims));
-    if (ref.length != 0) std::memcpy(t.raw_data(), p, static_cast<size_t>(ref.length));
+    std::memcpy(t.raw_data(), p, static_cast<size_t>(ref.length));
+    cached = t.storage();
     return t;
   }
   // The storage API takes a mutable pointer; the bytes stay read-only (see the header).

@@ -12,6 +12,7 @@
 //   crc32c     int     optional: CRC32C of the bytes, checked once per mapping before any kernel reads them
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -66,8 +67,8 @@ class WeightFile : public std::enable_shared_from_this<WeightFile> {
   const uint8_t* data() const { return data_; }
   uint64_t size() const { return size_; }
 
-  // ref's bytes as a dtype[dims] tensor that borrows this file and keeps it alive (copied when the address is
-  // not 64-byte aligned). Checks the range against the file's size, the CRC32C when |ref| has one (each distinct
+  // ref's bytes as a dtype[dims] tensor that borrows this file and keeps it alive (when the address is not 64-byte
+  // aligned: a copy, shared by the readers of that range while any holds it). Checks the range against the file's size, the CRC32C when |ref| has one (each distinct
   // range once per WeightFile), and that bool bytes are 0 or 1. Errors are DataLoss naming the file and |what|.
   // The tensor is read-only: the memory may be a read-only mapping.
   StatusOr<Tensor> Read(const FileConstantRef& ref, const std::string& what) const;
@@ -83,6 +84,8 @@ class WeightFile : public std::enable_shared_from_this<WeightFile> {
   std::vector<uint8_t> owned_;  // FromMemory: the bytes at a 64-byte-aligned offset
   mutable std::mutex mu_;
   mutable std::set<std::tuple<uint64_t, uint64_t, uint32_t>> verified_;  // (offset, length, crc); guarded by mu_
+  // (offset, length) -> the aligned copy of a range that is not 64-byte aligned in the file; guarded by mu_.
+  mutable std::map<std::pair<uint64_t, uint64_t>, std::weak_ptr<TensorStorage>> aligned_copies_;
 };
 
 }  // namespace ge::om

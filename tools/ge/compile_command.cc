@@ -80,7 +80,7 @@ StatusOr<std::unique_ptr<ir::Model>> LoadModel(const std::string& path) {
 int CompileCommand(int argc, char** argv) {
   auto flags_or = ParseFlags(argc, argv, 2,
                              {"model", "output", "input_shape", "precision_mode", "external_weight", "threads",
-                              "option", "json", "dump_graph", "target", "tune"});
+                              "option", "json", "dump_graph", "target", "tune", "embed_external_data"});
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
   const std::string model_path = flags.Get("model");
@@ -99,6 +99,8 @@ int CompileCommand(int argc, char** argv) {
   options.threads = static_cast<int>(*threads);
   options.target = flags.Get("target", "native");
   options.tune = flags.GetBool("tune");
+  // ONNX external data stays in its file (FileConstant nodes read it there) unless asked to copy it.
+  options.embed_external_data = flags.GetBool("embed_external_data");
   if (flags.Has("input_shape")) {
     auto shapes = ParseInputShapes(flags.Get("input_shape"));
     if (!shapes.ok()) return Fail(shapes.status());
@@ -131,13 +133,14 @@ int CompileCommand(int argc, char** argv) {
     std::printf("{\"output\":\"%s\",\"static\":%s,\"nodes_before\":%zu,\"nodes_after\":%zu,\"feature_map_bytes\":%llu,"
                 "\"feature_map_lower_bound_bytes\":%llu,\"weights_bytes\":%llu,\"streams\":%d,\"events\":%d,"
                 "\"tasks\":%zu,\"target\":\"%s\",\"impls\":%s,\"external_weights_bytes\":%llu,"
-                "\"external_weight_files\":%zu}\n",
+                "\"external_weight_files\":%zu,\"external_data_tensors\":%d,\"external_data_bytes\":%llu}\n",
                 out_path.c_str(), report.static_model ? "true" : "false", report.nodes_before, report.nodes_after,
                 static_cast<unsigned long long>(report.feature_map_bytes),
                 static_cast<unsigned long long>(report.feature_map_lower_bound_bytes),
                 static_cast<unsigned long long>(report.weights_bytes), report.num_streams, report.num_events,
                 report.num_tasks, report.target.c_str(), CountsJson(report.impls).c_str(),
-                static_cast<unsigned long long>(report.external_weights_bytes), report.external_weight_files.size());
+                static_cast<unsigned long long>(report.external_weights_bytes), report.external_weight_files.size(),
+                report.external_data_tensors, static_cast<unsigned long long>(report.external_data_bytes));
   } else if (report.static_model) {
     std::printf("compiled %s -> %s: %zu nodes (from %zu), feature map %llu bytes (lower bound %llu, %s), weights "
                 "%llu bytes, %d streams, %d events, %zu tasks, target %s\n",
@@ -146,9 +149,14 @@ int CompileCommand(int argc, char** argv) {
                 static_cast<unsigned long long>(report.feature_map_lower_bound_bytes), report.memory_strategy.c_str(),
                 static_cast<unsigned long long>(report.weights_bytes), report.num_streams, report.num_events,
                 report.num_tasks, report.target.c_str());
-    if (report.external_weight_tensors > 0) {
+    if (report.external_data_tensors > 0) {
+      std::printf("external data: %d tensors, %llu bytes read in place from the model's data file(s)\n",
+                  report.external_data_tensors, static_cast<unsigned long long>(report.external_data_bytes));
+    }
+    if (report.external_weight_tensors > report.external_data_tensors) {
       std::printf("external weights: %d tensors, %llu bytes in %zu file(s) under %s\n",
-                  report.external_weight_tensors, static_cast<unsigned long long>(report.external_weights_bytes),
+                  report.external_weight_tensors - report.external_data_tensors,
+                  static_cast<unsigned long long>(report.external_weights_bytes - report.external_data_bytes),
                   report.external_weight_files.size(), ExternalWeightDir(report).c_str());
     }
   } else {

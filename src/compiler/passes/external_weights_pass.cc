@@ -1,15 +1,18 @@
-// ExternalWeights (ge.externalWeight=1|2): constants leave the model for external weight files. Each root-graph
-// constant of at least ExternalWeightsOptions::min_bytes that a node or a graph output reads becomes the output
-// of a ge::FileConstant node (no inputs; attributes in om/weight_file.h) whose bytes go to the files
-// (om/weight_file_writer.h). The value itself stays (same name, same desc: a prepacked weight keeps its format and
+// ExternalWeights: constants leave the model for files. A root-graph constant whose bytes lie unchanged in a file
+// the model came with (ONNX external data, ir::Value::const_source) becomes the output of a ge::FileConstant node
+// (no inputs; attributes in om/weight_file.h) reading them in place, with their CRC32C so a changed file is caught
+// at load. With ge.externalWeight=1|2 each other constant of at least ExternalWeightsOptions::min_bytes that a node
+// or a graph output reads becomes one whose bytes go to files the pass writes (om/weight_file_writer.h). The value itself stays (same name, same desc: a prepacked weight keeps its format and
 // its readers keep their packed_* attributes), so the loader, once it has mapped the bytes, prepares every kernel
 // exactly as with the embedded constant. The graph changes only after every file is written.
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <system_error>
 
 #include "compiler/passes/pass_util.h"
 #include "compiler/passes/passes.h"
+#include "om/checksum.h"
 #include "om/weight_file.h"
 #include "om/weight_file_writer.h"
 
@@ -39,14 +42,66 @@ class ExternalWeightsPass : public GraphPass {
     ExternalWeightsReport& r = report_ != nullptr ? *report_ : local;
     r = ExternalWeightsReport();
     r.directory = options_.directory;
-    if (options_.mode == 0) return false;
     ir::Graph& g = *model.graph;
-    std::vector<ir::Value*> chosen;
+    std::vector<ir::Value*> sourced, chosen;
     for (ir::Value* v : g.values()) {
-      if (Externalizable(g, *v, options_.min_bytes)) chosen.push_back(v);
+      if (!options_.embed_sources && v->const_source() != nullptr && Externalizable(g, *v, 1) &&
+          v->const_source()->length == v->const_value()->nbytes()) {
+        sourced.push_back(v);
+      } else if (options_.mode != 0 && Externalizable(g, *v, options_.min_bytes)) {
+        chosen.push_back(v);
+      }
     }
-    if (chosen.empty()) return false;
+    if (sourced.empty() && chosen.empty()) return false;
 
+    std::vector<om::FileConstantRef> refs;
+    for (ir::Value* v : sourced) {
+      const Tensor& t = *v->const_value();
+      const ir::ConstSource& src = *v->const_source();
+      om::FileConstantRef ref;
+      ref.dtype = t.dtype();
+      ref.dims = t.dims();
+      ref.file_path = RecordedPath(src.path);
+      ref.offset = src.offset;
+      ref.length = src.length;
+      ref.crc32c = om::Crc32c(0, t.raw_data(), t.nbytes());
+      refs.push_back(std::move(ref));
+      r.source_bytes += src.length;
+      if (std::find(r.source_files.begin(), r.source_files.end(), src.path) == r.source_files.end()) {
+        r.source_files.push_back(src.path);
+      }
+    }
+    r.source_tensors = static_cast<int>(sourced.size());
+    if (!chosen.empty()) GE_RETURN_IF_ERROR(WriteWeightFiles(chosen, &refs, &r));
+
+    std::vector<ir::Value*> all = sourced;
+    all.insert(all.end(), chosen.begin(), chosen.end());
+    for (size_t i = 0; i < all.size(); ++i) {
+      ir::Value* v = all[i];
+      r.bytes += refs[i].length;
+      v->clear_const_value();
+      ir::Node* n = g.AddNode(ops::OpName(OpId::kGeFileConstant), v->name() + "_file_constant", {}, {v},
+                              ops::OpDomain(OpId::kGeFileConstant));
+      om::WriteFileConstantRef(refs[i], &n->attrs());
+    }
+    model.opsets.emplace(ops::OpDomain(OpId::kGeFileConstant), 1);
+    r.tensors = static_cast<int>(all.size());
+    return true;
+  }
+
+ private:
+  // A source file's path as a FileConstant records it: relative to the .om's directory when the file lies below
+  // it (the two can move together), else absolute.
+  std::string RecordedPath(const std::string& path) const {
+    if (options_.om_dir.empty()) return path;
+    const std::string rel = fs::path(path).lexically_relative(options_.om_dir).string();
+    if (rel.empty() || rel == "." || rel.compare(0, 2, "..") == 0) return path;
+    return rel;
+  }
+
+  // Writes |chosen|'s bytes to the weight files of ge.externalWeight and appends their references to |refs|.
+  Status WriteWeightFiles(const std::vector<ir::Value*>& chosen, std::vector<om::FileConstantRef>* refs,
+                          ExternalWeightsReport* r) {
     std::error_code ec;
     fs::create_directories(options_.directory, ec);
     if (ec || !fs::is_directory(options_.directory)) {
@@ -57,7 +112,6 @@ class ExternalWeightsPass : public GraphPass {
                                          : om::WeightFileWriter::Mode::kCombined;
     GE_ASSIGN_OR_RETURN(std::unique_ptr<om::WeightFileWriter> writer,
                         om::WeightFileWriter::Create(options_.directory, mode, options_.combined_file_name));
-    std::vector<om::FileConstantRef> refs;
     for (ir::Value* v : chosen) {
       const Tensor& t = *v->const_value();
       auto placed = writer->Add(t);
@@ -70,26 +124,14 @@ class ExternalWeightsPass : public GraphPass {
       ref.offset = placed->offset;
       ref.length = t.nbytes();
       ref.crc32c = placed->crc32c;
-      refs.push_back(std::move(ref));
+      refs->push_back(std::move(ref));
     }
     GE_RETURN_IF_ERROR(writer->Finish());
-
-    for (size_t i = 0; i < chosen.size(); ++i) {
-      ir::Value* v = chosen[i];
-      r.bytes += refs[i].length;
-      v->clear_const_value();
-      ir::Node* n = g.AddNode(ops::OpName(OpId::kGeFileConstant), v->name() + "_file_constant", {}, {v},
-                              ops::OpDomain(OpId::kGeFileConstant));
-      om::WriteFileConstantRef(refs[i], &n->attrs());
-    }
-    model.opsets.emplace(ops::OpDomain(OpId::kGeFileConstant), 1);
-    r.tensors = static_cast<int>(chosen.size());
-    r.bytes_written = writer->bytes_written();
-    for (const std::string& f : writer->files()) r.files.push_back(options_.directory + "/" + f);
-    return true;
+    r->bytes_written = writer->bytes_written();
+    for (const std::string& f : writer->files()) r->files.push_back(options_.directory + "/" + f);
+    return Status::Ok();
   }
 
- private:
   ExternalWeightsOptions options_;
   ExternalWeightsReport* report_;
 };
@@ -118,6 +160,12 @@ StatusOr<ExternalWeightsOptions> ExternalWeightsOptionsFor(const std::map<std::s
                            "(one combined file), got '" + m + "'");
   }
   o.mode = m[0] - '0';
+  std::error_code ec;
+  if (!om_path.empty()) {
+    const fs::path om_dir = fs::weakly_canonical(fs::absolute(om_path).parent_path(), ec);
+    if (ec) return InvalidArgument("output path '" + om_path + "': " + ec.message());
+    o.om_dir = om_dir.string();
+  }
   if (o.mode == 0) return o;
   auto dir = ge_options.find("ge.externalWeightDir");
   std::string directory = dir == ge_options.end() ? "" : dir->second;
@@ -134,16 +182,13 @@ StatusOr<ExternalWeightsOptions> ExternalWeightsOptionsFor(const std::map<std::s
     // Next to the .om: M.om -> M.weights/ (M.bin -> M.bin.weights/).
     directory = (fs::path(om_path).parent_path() / (om_stem + ".weights")).string();
   }
-  std::error_code ec;
   const fs::path abs_dir = fs::weakly_canonical(fs::absolute(directory), ec);
   if (ec) return InvalidArgument("external weight directory '" + directory + "': " + ec.message());
   o.directory = abs_dir.string();
   o.recorded_directory = o.directory;
   if (!om_path.empty()) {
     // Inside the .om's directory: recorded relative to it, so the two can move together.
-    const fs::path om_dir = fs::weakly_canonical(fs::absolute(om_path).parent_path(), ec);
-    if (ec) return InvalidArgument("output path '" + om_path + "': " + ec.message());
-    const fs::path rel = abs_dir.lexically_relative(om_dir);
+    const fs::path rel = abs_dir.lexically_relative(o.om_dir);
     const std::string rel_str = rel.string();
     if (!rel_str.empty() && rel_str != "." && rel_str.compare(0, 2, "..") != 0) o.recorded_directory = rel_str;
     if (rel_str == ".") o.recorded_directory = "";

@@ -6,8 +6,9 @@
 //
 // With prepacking on (DESIGN.md §3 VariableOpPass, variable acceleration applied to constants) the weights the
 // kernel reorders become a FRACTAL_Z byte constant with the node attributes of kernels/exec/packed_weights.h, so
-// loading maps them instead of reordering. The original constant goes when nothing else reads it. Runs on static
-// root graphs after format selection.
+// loading maps them instead of reordering. The original constant goes when nothing else reads it. Weights read
+// in place from the model's ONNX external data file stay as they are (keep_sourced). Runs on static root graphs
+// after format selection.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -21,8 +22,8 @@ namespace {
 
 class KernelSelectionPass : public GraphPass {
  public:
-  KernelSelectionPass(int threads, bool prepack, KernelSelectionReport* report)
-      : threads_(threads), prepack_(prepack), report_(report) {}
+  KernelSelectionPass(int threads, bool prepack, bool keep_sourced, KernelSelectionReport* report)
+      : threads_(threads), prepack_(prepack), keep_sourced_(keep_sourced), report_(report) {}
   const char* name() const override { return "KernelSelection"; }
 
   StatusOr<bool> Run(ir::Model& model, const PassContext& ctx) override {
@@ -44,6 +45,7 @@ class KernelSelectionPass : public GraphPass {
       if (!prepack_ || n->attrs().Has(exec::kPackedInputAttr) || choice.packed.size() != 1) continue;
       kernels::PackedWeights& p = choice.packed.front();
       ir::Value* original = n->input(p.input);
+      if (keep_sourced_ && original->const_source() != nullptr) continue;
       const int64_t bytes = static_cast<int64_t>(p.bytes.size());
       GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(DataType::kUint8, {bytes}));
       std::copy(p.bytes.begin(), p.bytes.end(), t.data<uint8_t>());
@@ -61,13 +63,15 @@ class KernelSelectionPass : public GraphPass {
  private:
   int threads_;
   bool prepack_;
+  bool keep_sourced_;
   KernelSelectionReport* report_;
 };
 
 }  // namespace
 
-std::unique_ptr<GraphPass> CreateKernelSelectionPass(int threads, bool prepack, KernelSelectionReport* report) {
-  return std::make_unique<KernelSelectionPass>(threads, prepack, report);
+std::unique_ptr<GraphPass> CreateKernelSelectionPass(int threads, bool prepack, bool keep_sourced,
+                                                     KernelSelectionReport* report) {
+  return std::make_unique<KernelSelectionPass>(threads, prepack, keep_sourced, report);
 }
 
 }  // namespace ge::compiler

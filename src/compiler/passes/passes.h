@@ -90,7 +90,10 @@ struct KernelSelectionReport {
   std::map<std::string, int> impls;           // implementation name -> nodes
   std::vector<std::string> reference_nodes;  // "node (impl)"
 };
-std::unique_ptr<GraphPass> CreateKernelSelectionPass(int threads, bool prepack, KernelSelectionReport* report);
+// keep_sourced: weights whose bytes lie in the model's external data file (ir::Value::const_source) are not
+// prepacked, so the .om can reference that file (ExternalWeightsOptions::embed_sources false).
+std::unique_ptr<GraphPass> CreateKernelSelectionPass(int threads, bool prepack, bool keep_sourced,
+                                                     KernelSelectionReport* report);
 
 // Tuning (`ge compile --tune`, tune_pass.cc), before kernel selection: each engine node's kernel variants (the
 // engine's, times `threads` or 1 intra-op threads) timed on this machine, the fastest recorded on the node.
@@ -112,9 +115,13 @@ namespace ge::compiler {
 
 // External weights (ge.externalWeight, external_weights_pass.cc). Runs after the model is planned
 // (model_compiler.cc; model_builder.h's UpdateForFileConstants then re-serializes it): every root-graph constant
-// of at least min_bytes that is read becomes the output of a ge::FileConstant node reading the bytes from a file.
+// whose bytes lie unchanged in a file (ONNX external data: ir::Value::const_source) becomes the output of a
+// ge::FileConstant node reading them there (unless embed_sources); with mode 1|2 every other constant of at least
+// min_bytes that is read becomes one reading a weight file the pass writes.
 struct ExternalWeightsOptions {
-  int mode = 0;                     // 0: off; 1: a file per distinct tensor; 2: one combined file
+  int mode = 0;                     // 0: no weight files written; 1: a file per distinct tensor; 2: one combined file
+  bool embed_sources = false;       // copy constants with a source into the .om (or the weight files) instead
+  std::string om_dir;               // absolute directory of the .om; "" when it goes to memory
   std::string directory;            // absolute; where the files are written (created when missing)
   std::string recorded_directory;   // what FileConstant file_path attributes start with: relative to the .om's
                                     // directory when the files lie below it, else absolute; "" = the .om's own
@@ -123,14 +130,17 @@ struct ExternalWeightsOptions {
 };
 struct ExternalWeightsReport {
   std::string directory;
-  int tensors = 0;             // FileConstant nodes made
+  int tensors = 0;             // FileConstant nodes made (both kinds)
   uint64_t bytes = 0;          // their bytes
+  int source_tensors = 0;      // of them, reading the model's own external data files
+  uint64_t source_bytes = 0;
   uint64_t bytes_written = 0;  // distinct bytes in the files
-  std::vector<std::string> files;  // paths of the files used
+  std::vector<std::string> files;  // paths of the files written
+  std::vector<std::string> source_files;  // paths of the external data files read in place
 };
 // The options the GE options ask for: ge.externalWeight (0|1|2, default 0) and ge.externalWeightDir (default: next
 // to the .om, M.om -> M.weights/; required when |om_path| is empty, i.e. the .om goes to memory). The combined
-// file is <.om name without .om, else |model_name|>_weight_combined.
+// file is <.om name without .om, else |model_name|>_weight_combined. Sources are referenced (embed_sources false).
 StatusOr<ExternalWeightsOptions> ExternalWeightsOptionsFor(const std::map<std::string, std::string>& ge_options,
                                                            const std::string& om_path, const std::string& model_name);
 std::unique_ptr<GraphPass> CreateExternalWeightsPass(ExternalWeightsOptions options, ExternalWeightsReport* report);

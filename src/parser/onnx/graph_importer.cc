@@ -27,8 +27,10 @@ StatusOr<std::set<std::string>> ImportInitializers(const onnx::GraphProto& gp, c
     if (!init_names.insert(tp.name()).second) {
       return InvalidArgument(gname + ": initializer '" + tp.name() + "' is defined twice");
     }
-    GE_ASSIGN_OR_RETURN(Tensor t, TensorFromProto(tp, base_dir, "initializer '" + tp.name() + "'"));
-    g->AddConstant(tp.name(), std::move(t));
+    ir::ConstSource source;
+    GE_ASSIGN_OR_RETURN(Tensor t, TensorFromProto(tp, base_dir, "initializer '" + tp.name() + "'", &source));
+    ir::Value* v = g->AddConstant(tp.name(), std::move(t));
+    if (!source.path.empty() && source.length > 0) v->set_const_source(std::move(source));
   }
   if (gp.sparse_initializer_size() > 0) return Unimplemented(gname + ": sparse initializers are not supported");
   return init_names;

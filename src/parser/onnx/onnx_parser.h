@@ -29,7 +29,10 @@ StatusOr<std::unique_ptr<ir::Model>> ParseModelBytes(const void* data, size_t si
 StatusOr<std::unique_ptr<ir::Model>> ParseModelProto(const onnx::ModelProto& proto, const ParseOptions& options);
 
 // A TensorProto's value (inline typed fields, raw_data, or external data under base_dir). `what` names it in errors.
-StatusOr<Tensor> TensorFromProto(const onnx::TensorProto& proto, const std::string& base_dir, const std::string& what);
+// With `source`, external data also says where its bytes lie (absolute path, offset, length); other tensors leave
+// it untouched.
+StatusOr<Tensor> TensorFromProto(const onnx::TensorProto& proto, const std::string& base_dir, const std::string& what,
+                                 ir::ConstSource* source = nullptr);
 StatusOr<TensorDesc> DescFromTypeProto(const onnx::TypeProto& type, const std::string& what);
 
 // Reads a serialized TensorProto, SequenceProto or OptionalProto file (ONNX backend test data) as a Value.

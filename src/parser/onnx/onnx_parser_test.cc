@@ -147,7 +147,17 @@ TEST(OnnxParser, ExternalDataIsReadAndChecked) {
   opts.base_dir = dir;
   auto model = ParseModelProto(m, opts);
   ASSERT_TRUE(model.ok()) << model.status().ToString();
-  EXPECT_EQ((*model)->graph->FindValue("w")->const_value()->data<float>()[1], 4.0f);
+  const ir::Value* wv = (*model)->graph->FindValue("w");
+  EXPECT_EQ(wv->const_value()->data<float>()[1], 4.0f);
+  // Where the bytes lie, for the compiler to reference them in place; gone once the tensor is replaced.
+  ASSERT_NE(wv->const_source(), nullptr);
+  EXPECT_EQ(wv->const_source()->path.front(), '/');
+  EXPECT_EQ(wv->const_source()->path.substr(wv->const_source()->path.size() - 10), "ge_ext.bin");
+  EXPECT_EQ(wv->const_source()->offset, 8u);
+  EXPECT_EQ(wv->const_source()->length, wv->const_value()->nbytes());
+  ir::Value* mutable_w = (*model)->graph->FindValue("w");
+  mutable_w->set_const_value(Tensor::FromVector<float>({1.0f, 2.0f}, {2}));
+  EXPECT_EQ(mutable_w->const_source(), nullptr);
 
   kv->set_value("100");  // past the end of the file
   EXPECT_EQ(ParseModelProto(m, opts).status().code(), StatusCode::kDataLoss);

@@ -2,7 +2,9 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #include "parser/onnx/onnx_parser.h"
 
@@ -36,7 +38,8 @@ void CopyInt32Field(const onnx::TensorProto& p, Tensor* t) {
   }
 }
 
-Status ReadExternal(const onnx::TensorProto& p, const std::string& base_dir, const std::string& what, Tensor* t) {
+Status ReadExternal(const onnx::TensorProto& p, const std::string& base_dir, const std::string& what, Tensor* t,
+                    ir::ConstSource* source) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& kv : p.external_data()) {
@@ -72,12 +75,19 @@ Status ReadExternal(const onnx::TensorProto& p, const std::string& base_dir, con
   f.seekg(offset);
   f.read(static_cast<char*>(t->raw_data()), need);
   if (!f) return DataLoss(what + ": reading external data file '" + path + "' failed");
+  if (source != nullptr) {
+    std::error_code ec;
+    const std::filesystem::path abs = std::filesystem::weakly_canonical(std::filesystem::absolute(path), ec);
+    if (ec) return InvalidArgument(what + ": external data file '" + path + "': " + ec.message());
+    *source = ir::ConstSource{abs.string(), static_cast<uint64_t>(offset), static_cast<uint64_t>(need)};
+  }
   return Status::Ok();
 }
 
 }  // namespace
 
-StatusOr<Tensor> TensorFromProto(const onnx::TensorProto& p, const std::string& base_dir, const std::string& what) {
+StatusOr<Tensor> TensorFromProto(const onnx::TensorProto& p, const std::string& base_dir, const std::string& what,
+                                 ir::ConstSource* source) {
   if (p.has_segment()) return Unimplemented(what + ": segmented tensors are not supported");
   if (!IsValidDataType(p.data_type())) {
     return InvalidArgument(what + ": unknown tensor data type " + std::to_string(p.data_type()));
@@ -93,7 +103,7 @@ StatusOr<Tensor> TensorFromProto(const onnx::TensorProto& p, const std::string& 
 
   if (p.data_location() == onnx::TensorProto::EXTERNAL) {
     if (dt == DataType::kString) return Unimplemented(what + ": external string data is not supported");
-    GE_RETURN_IF_ERROR(ReadExternal(p, base_dir, what, &t));
+    GE_RETURN_IF_ERROR(ReadExternal(p, base_dir, what, &t, source));
     return t;
   }
   if (p.has_raw_data()) {
