@@ -1,5 +1,7 @@
 #include "compiler/model_compiler.h"
 
+#include "compiler/variable_trans.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -89,18 +91,42 @@ bool HasSourcedConstants(const ir::Graph& g) {
   return false;
 }
 
-Status AssignVariables(const ir::Graph& g, var::VarManager* manager, std::map<std::string, uint64_t>* addresses) {
-  for (const ir::Node* n : g.nodes()) {
+// Places the graph's variables in the session's manager, records the trans roads variable acceleration made
+// (|roads|), and sets init values — converted along the variable's road when given in its declared desc.
+Status AssignVariables(ir::Graph& g, const std::map<std::string, std::vector<var::TransStep>>& roads,
+                       const kernels::EngineList& engines, var::VarManager* manager,
+                       std::map<std::string, uint64_t>* addresses) {
+  for (ir::Node* n : g.nodes()) {
     if (!ops::IsOp(*n, ops::OpId::kGeVariable)) continue;
+    const std::string what = "variable '" + n->name() + "'";
     var::VarRequest req;
     req.name = n->name();
     req.desc = n->output(0)->desc();
     auto logical = manager->AssignVarMem(req);
-    if (!logical.ok()) return logical.status().WithContext("variable '" + n->name() + "'");
+    if (!logical.ok()) return logical.status().WithContext(what);
     (*addresses)[n->name()] = *logical;
+    if (auto road = roads.find(n->name()); road != roads.end()) {
+      GE_RETURN_IF_ERROR(manager->SetTransRoad(n->name(), road->second));
+      manager->BumpWriteVersion(n->name());
+      // An init value an earlier graph gave in the old desc: converted (this graph's own comes below).
+      if (std::optional<Tensor> old = manager->InitValue(n->name(), road->second.front().input)) {
+        auto converted = ApplyTransRoad(*old, road->second, /*inverse=*/false, engines);
+        if (!converted.ok()) return converted.status().WithContext(what + " init value");
+        GE_RETURN_IF_ERROR(manager->SetInitValue(n->name(), *converted));
+      }
+    }
     if (const Tensor* init = n->attrs().GetTensor("_init_value")) {
-      Status s = manager->SetInitValue(n->name(), *init);
-      if (!s.ok()) return s.WithContext("variable '" + n->name() + "'");
+      Tensor value = *init;
+      const std::vector<var::TransStep> road = manager->GetTransRoad(n->name());
+      if (!road.empty() && init->dtype() == road.front().input.dtype &&
+          init->dims() == road.front().input.shape.dims()) {
+        auto converted = ApplyTransRoad(*init, road, /*inverse=*/false, engines);
+        if (!converted.ok()) return converted.status().WithContext(what + " _init_value");
+        value = std::move(*converted);
+        n->attrs().Set("_init_value", ir::AttrValue::TensorValue(value));  // what the loader sets again
+      }
+      Status s = manager->SetInitValue(n->name(), value);
+      if (!s.ok()) return s.WithContext(what);
     }
   }
   return Status::Ok();
@@ -127,6 +153,7 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   PassContext ctx;
   ctx.options = options.ge_options;
   ctx.variable_initialized = [variables](const std::string& name) { return variables->IsVarInitialized(name); };
+  ctx.variables = variables;
   ctx.engines = options.engines;
   GE_ASSIGN_OR_RETURN(ctx.target, ResolveTarget(options.target, ctx.engines, r));
   r->target = IsaLevelName(ctx.target);
@@ -188,10 +215,12 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   }
   KernelSelectionReport kernels;
   TuneReport tune;
+  std::map<std::string, std::vector<var::TransStep>> roads;  // variables whose stored desc this compile changed
   {
     PassManager formats;
     if (layout != Format::kNCHW) formats.Add(CreateFormatSelectionPass(layout));
     if (options.tune) formats.Add(CreateTunePass(options.threads, &tune));
+    formats.Add(CreateVariableFormatPass(&roads));
     formats.Add(CreateKernelSelectionPass(options.threads, prepack == "1", !external.embed_sources, &kernels));
     formats.Add(CreateVariablePreparePass());  // readers the format passes added
     GE_RETURN_IF_ERROR(formats.Run(model, ctx));
@@ -221,7 +250,8 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
       if (e != nullptr && e->UsesAllThreads()) bo.streams.max_streams = 1;
     }
   }
-  GE_RETURN_IF_ERROR(AssignVariables(*model.graph, variables, &bo.variable_addresses));
+  GE_RETURN_IF_ERROR(AssignVariables(*model.graph, roads, ctx.engines, variables, &bo.variable_addresses));
+  for (const auto& [name, road] : roads) r->changed_variables.push_back(name);
   GE_ASSIGN_OR_RETURN(CompiledModel cm, BuildStaticModel(model, bo));
   {
     ExternalWeightsReport ext;

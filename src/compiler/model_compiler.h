@@ -78,6 +78,8 @@ struct CompileReport {
   int external_weight_tensors = 0;
   uint64_t external_weights_bytes = 0;
   std::vector<std::string> external_weight_files;
+  // Variables whose stored desc this compile changed (variable acceleration): the session converts their bytes.
+  std::vector<std::string> changed_variables;
   // Of the FileConstant nodes, those reading the model's ONNX external data in place, and those data files.
   int external_data_tensors = 0;
   uint64_t external_data_bytes = 0;

@@ -126,6 +126,10 @@ StatusOr<std::shared_ptr<const CompiledGraph>> Session::Impl::Compile(const Grap
     return Unimplemented(GraphName(entry.id) + " has dynamic shapes (" + report.dynamic_reason +
                          "); sessions run static graphs until runtime v2");
   }
+  for (const std::string& name : report.changed_variables) {
+    Status s = session::ConvertVariableMemory(variables.get(), &context->device(), name);
+    if (!s.ok()) return s.WithContext(GraphName(entry.id));
+  }
   auto image = std::make_shared<std::vector<uint8_t>>(std::move(*bytes));
   auto reader = om::OmReader::FromMemory(image->data(), image->size(), image);
   if (!reader.ok()) return reader.status().WithContext(GraphName(entry.id));

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "compiler/variable_trans.h"
+#include "kernels/builtin_engines.h"
 #include "var/checkpoint.h"
 #include "var/var_info.h"
 
@@ -20,7 +22,14 @@ Status ReadVariables(var::VarManager* manager, rt::Device* device, std::vector<s
     auto it = std::find_if(ckpt.variables.begin(), ckpt.variables.end(),
                            [&](const var::CheckpointVariable& v) { return v.name == name; });
     if (it == ckpt.variables.end()) return NotFound("variable '" + name + "' does not exist in the session");
-    values->push_back(it->value);
+    const std::vector<var::TransStep> road = manager->GetTransRoad(name);
+    if (road.empty()) {
+      values->push_back(it->value);
+      continue;
+    }
+    auto declared = compiler::ApplyTransRoad(it->value, road, /*inverse=*/true, kernels::BuiltinEngines());
+    if (!declared.ok()) return declared.status().WithContext("variable '" + name + "'");
+    values->push_back(std::move(*declared));
   }
   return Status::Ok();
 }
@@ -35,6 +44,24 @@ Status RestoreSessionCheckpoint(var::VarManager* manager, rt::Device* device, co
   GE_ASSIGN_OR_RETURN(var::Checkpoint ckpt, var::ReadCheckpointFile(path));
   GE_RETURN_IF_ERROR(var::RestoreVariables(ckpt, manager, device));
   for (const var::CheckpointVariable& v : ckpt.variables) manager->SetVarInitialized(v.name);
+  return Status::Ok();
+}
+
+Status ConvertVariableMemory(var::VarManager* manager, rt::Device* device, const std::string& name) {
+  const std::vector<var::TransStep> road = manager->GetTransRoad(name);
+  if (road.empty() || !manager->IsVarMemoryAllocated(name)) return Status::Ok();
+  const std::string what = "converting variable '" + name + "' to its new stored desc";
+  GE_ASSIGN_OR_RETURN(TensorDesc cur, manager->GetCurVarDesc(name));
+  GE_ASSIGN_OR_RETURN(var::VarAddr addr, manager->GetVarAddr(name, cur));
+  GE_ASSIGN_OR_RETURN(void* mem, manager->GetVarMemoryAddr(addr.logical, addr.mem_type));
+  const TensorDesc& old_desc = road.front().input;
+  GE_ASSIGN_OR_RETURN(Tensor old_value, Tensor::Create(old_desc.dtype, old_desc.shape.dims()));
+  // The memory was allocated for the old desc (variable acceleration only folds into a desc that fits it).
+  GE_RETURN_IF_ERROR(device->Memcpy(old_value.raw_data(), mem, old_value.nbytes(), rt::MemcpyKind::kDeviceToHost));
+  auto converted = compiler::ApplyTransRoad(old_value, road, /*inverse=*/false, kernels::BuiltinEngines());
+  if (!converted.ok()) return converted.status().WithContext(what);
+  GE_RETURN_IF_ERROR(device->Memcpy(mem, converted->raw_data(), converted->nbytes(), rt::MemcpyKind::kHostToDevice));
+  manager->BumpWriteVersion(name);
   return Status::Ok();
 }
 

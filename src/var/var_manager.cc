@@ -111,6 +111,7 @@ StatusOr<uint64_t> VarManager::AssignVarMem(const VarRequest& r) {
   const std::string key = VarKey(res_.BatchMapped(r.name), r.desc);
   if (auto it = res_.var_addr_mgr_map.find(key); it != res_.var_addr_mgr_map.end() && it->second.size >= size) {
     res_.cur_var_tensor_desc_map[r.name] = r.desc;
+    it->second.desc = r.desc;  // the key has no dims: a reshaped variable keeps its key
     return it->second.logical;  // (1) same name, same format: its address
   }
   VarAddr addr;
@@ -292,7 +293,11 @@ Status VarManager::SetExternalVar(void* memory, uint64_t size) {
 
 Status VarManager::CheckInitValue(const std::string& name, const TensorDesc& desc, uint64_t size,
                                   const Tensor& value) const {
-  if (value.dtype() != desc.dtype || value.dims() != desc.shape.dims()) {
+  // A blocked format's value may come as its storage elements (compiler/variable_trans.h).
+  auto stored = StorageNumElements(desc.shape.dims(), desc.format);
+  const bool as_storage = desc.format != Format::kND && desc.format != Format::kNCHW && value.rank() == 1 &&
+                          stored.ok() && value.numel() == *stored;
+  if (value.dtype() != desc.dtype || (value.dims() != desc.shape.dims() && !as_storage)) {
     return InvalidArgument("_init_value of variable '" + name + "' is " + DataTypeName(value.dtype()) +
                            DimsToString(value.dims()) + " but the variable is " + desc.ToString());
   }
@@ -309,8 +314,27 @@ Status VarManager::SetInitValue(const std::string& name, const Tensor& value) {
   if (cur == nullptr) return NotFound("_init_value for unknown variable '" + name + "'");
   GE_RETURN_IF_ERROR(CheckInitValue(name, cur->desc, cur->size, value));
   GE_ASSIGN_OR_RETURN(Tensor copy, value.Clone());
+  for (const auto& [key, a] : res_.var_addr_mgr_map) {
+    if (a.logical == cur->logical) init_values_.erase(key);
+  }
   init_values_[VarKey(res_.BatchMapped(name), cur->desc)] = copy;
   return Status::Ok();
+}
+
+std::optional<Tensor> VarManager::InitValue(const std::string& name, const TensorDesc& desc) const {
+  std::lock_guard<std::mutex> lk(mu_);
+  auto it = init_values_.find(VarKey(res_.BatchMapped(name), desc));
+  if (it == init_values_.end()) return std::nullopt;
+  return it->second;
+}
+
+bool VarManager::IsVarMemoryAllocated(const std::string& name) const {
+  std::lock_guard<std::mutex> lk(mu_);
+  const VarAddr* cur = res_.Current(name);
+  if (cur == nullptr) return false;
+  if (external_ != nullptr) return true;
+  auto it = res_.var_dev_addr_mgr_map.find(cur->logical);
+  return it != res_.var_dev_addr_mgr_map.end() && (it->second.block != nullptr || it->second.external != nullptr);
 }
 
 void VarManager::SetVarInitialized(const std::string& name) {

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -93,7 +94,12 @@ class VarManager {
   Status SetExternalVar(void* memory, uint64_t size);
   // The variable's initial value (GE's `_init_value`), copied in when its memory is first allocated. Its dtype
   // and dims must be the variable's, and its bytes at most the variable's.
+  // Replaces any init value kept for another desc of the same memory (a variable whose format changed).
   Status SetInitValue(const std::string& name, const Tensor& value);
+  // The init value kept for the variable in |desc|, if any.
+  std::optional<Tensor> InitValue(const std::string& name, const TensorDesc& desc) const;
+  // Whether the variable's memory exists (GetVarMemoryAddr allocated it, or it is the caller's).
+  bool IsVarMemoryAllocated(const std::string& name) const;
 
   // Whether a graph of the session can count on the variable holding a value (VarIsInitializedOp folding): it
   // has an `_init_value`, was restored (checkpoint), or an earlier-compiled graph of the session writes it.

@@ -15,6 +15,10 @@
 #include "ir/graph.h"
 #include "kernels/engine.h"
 
+namespace ge::var {
+class VarManager;
+}  // namespace ge::var
+
 namespace ge::compiler {
 
 struct PassContext {
@@ -28,6 +32,8 @@ struct PassContext {
   kernels::EngineList engines;
   // Whether the session has initialized the named variable (VarIsInitializedOp folding); unset: none has.
   std::function<bool(const std::string&)> variable_initialized;
+  // The session's variables (variable acceleration reads and records descs and trans roads); null: none.
+  var::VarManager* variables = nullptr;
 #ifdef NDEBUG
   bool validate = false;
 #else

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compiler/passes/pass_manager.h"
+#include "var/var_resource.h"
 
 namespace ge::compiler {
 
@@ -112,6 +113,12 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx);
 }  // namespace ge::compiler
 
 namespace ge::compiler {
+
+// VariableFormat (variable_format_pass.cc, GE's VariableOpPass): folds a uniform Cast/Reshape/TransData chain
+// after a session variable (with the writes' inverse chain) into the variable's stored desc; a graph declaring a
+// variable whose desc an earlier graph changed reads and writes it through the road. Needs
+// PassContext::variables; |roads| gets the variables this compile changed and their roads.
+std::unique_ptr<GraphPass> CreateVariableFormatPass(std::map<std::string, std::vector<var::TransStep>>* roads);
 
 // External weights (ge.externalWeight, external_weights_pass.cc). Runs after the model is planned
 // (model_compiler.cc; model_builder.h's UpdateForFileConstants then re-serializes it): every root-graph constant
