@@ -1,9 +1,10 @@
 // libge.so's own translation unit (a shared library needs one). The public API's implementation lives in static
-// archives (ge_runtime, ge_session, ge_base); a linker takes an archive member only when something references
-// it, so this table references one entry point of each public API's object file.
+// archives (ge_runtime, ge_session, ge_single_op, ge_base); a linker takes an archive member only when something
+// references it, so this table references one entry point of each public API's object file.
 #include "ge/graph.h"
 #include "ge/model.h"
 #include "ge/session.h"
+#include "ge/single_op.h"
 
 namespace ge {
 namespace {
@@ -12,6 +13,10 @@ using LoadFromFileFn = StatusOr<std::unique_ptr<OfflineModel>> (*)(const std::st
 using InitializeFn = Status (*)(const Options&);
 using GraphFromOnnxFn = StatusOr<Graph> (*)(const std::string&);
 using SessionStatusFn = Status (Session::*)() const;
+using SingleOpCreateFn = StatusOr<std::unique_ptr<SingleOp>> (*)(const std::string&, const std::vector<OpTensorDesc>&,
+                                                                 const Attrs&, const SingleOpOptions&);
+using DynamicSingleOpCreateFn = StatusOr<std::unique_ptr<DynamicSingleOp>> (*)(const std::string&, const Attrs&,
+                                                                               const SingleOpOptions&);
 
 }  // namespace
 
@@ -21,6 +26,8 @@ const void* const kPublicApiAnchors[] = {
     reinterpret_cast<const void*>(static_cast<LoadFromFileFn>(&OfflineModel::LoadFromFile)),
     reinterpret_cast<const void*>(static_cast<InitializeFn>(&GEInitialize)),
     reinterpret_cast<const void*>(static_cast<GraphFromOnnxFn>(&Graph::FromOnnxFile)),
+    reinterpret_cast<const void*>(static_cast<SingleOpCreateFn>(&SingleOp::Create)),
+    reinterpret_cast<const void*>(static_cast<DynamicSingleOpCreateFn>(&DynamicSingleOp::Create)),
 };
 // Member functions: a pointer-to-member cannot be cast to void*; taking it still references the object file.
 [[gnu::visibility("default")]] extern const SessionStatusFn kSessionAnchor;

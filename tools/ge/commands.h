@@ -8,6 +8,7 @@ int TestOnnxCommand(int argc, char** argv);  // ge test-onnx
 int CompileCommand(int argc, char** argv);   // ge compile
 int InspectCommand(int argc, char** argv);   // ge inspect
 int TrainCommand(int argc, char** argv);     // ge train
+int RunOpCommand(int argc, char** argv);     // ge run-op
 struct Flags;
 int RunWithCheckpointCommand(const Flags& flags);  // ge run --checkpoint=CKPT (a session; train_command.cc)
 

@@ -21,7 +21,10 @@ void Usage() {
                "         [--loop=N] [--warmup=N] [--threads=N] [--json] [--checkpoint=CKPT (M.onnx in a session)]\n"
                "  ge test-onnx DIR...   run ONNX backend node-test cases\n"
                "  ge train --model=M.onnx --steps=N [--input=NAME=FILE.npy ...] [--restore=CKPT] [--save=CKPT]\n"
-               "         [--save_variables=DIR]\n");
+               "         [--save_variables=DIR]\n"
+               "  ge run-op --op=Add --input=a.npy --input=b.npy [--attr=NAME=VALUE ...] [--output_dir=DIR]\n"
+               "         [--loop=N] [--warmup=N] [--json] [--threads=N] [--opset=N] [--domain=D] [--num_outputs=N]\n"
+               "         [--option=KEY=VALUE ...]   (--input=const:FILE.npy a constant, --input= an omitted input)\n");
 }
 
 }  // namespace
@@ -52,6 +55,7 @@ int main(int argc, char** argv) {
   if (cmd == "inspect") return ge::cli::InspectCommand(argc, argv);
   if (cmd == "test-onnx") return ge::cli::TestOnnxCommand(argc, argv);
   if (cmd == "train") return ge::cli::TrainCommand(argc, argv);
+  if (cmd == "run-op") return ge::cli::RunOpCommand(argc, argv);
   std::fprintf(stderr, "ge: unknown command '%s'\n", cmd.c_str());
   Usage();
   return 2;
