@@ -371,6 +371,48 @@ TEST_P(VariableConvTest, FollowsWrites) {
 }
 INSTANTIATE_TEST_SUITE_P(VariableAcc, VariableConvTest, ::testing::Values("1", "0"));
 
+// The same for a MatMul whose right operand is a variable (packed into the matmul's layout once per write).
+class VariableMatMulTest : public SessionTest, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(VariableMatMulTest, FollowsWrites) {
+  const std::string path = ::testing::TempDir() + "/session_matmul.ckpt";
+  Session s(Options{{"ge.exec.variable_acc", GetParam()}});
+  std::vector<float> w_values(64 * 48);
+  for (size_t i = 0; i < w_values.size(); ++i) w_values[i] = static_cast<float>(i % 7) * 0.25f - 0.5f;
+  const Tensor w0 = Tensor::FromVector<float>(w_values, {64, 48});
+  Graph mm("mm");
+  auto x = mm.Input("x", DataType::kFloat, {4, 64});
+  mm.AddOutput(mm.Op1("MatMul", {x, mm.Variable("w", DataType::kFloat, {64, 48}, &w0)}));
+  Graph grow("grow");
+  grow.AddOutput(grow.AssignAdd(grow.Variable("w", DataType::kFloat, {64, 48}), grow.Constant("step", w0)));
+  ASSERT_TRUE(s.AddGraph(1, mm).ok());
+  ASSERT_TRUE(s.AddGraph(2, grow).ok());
+  const Tensor ones = Tensor::FromVector<float>(std::vector<float>(4 * 64, 1.0f), {4, 64});
+  // Column j of ones @ (scale * w0): scale * the sum of column j of w0.
+  auto check = [&](float scale) {
+    std::vector<Tensor> out;
+    Status st = s.RunGraph(1, {ones}, out);
+    ASSERT_TRUE(st.ok()) << st.ToString();
+    for (int j = 0; j < 48; ++j) {
+      float want = 0;
+      for (int i = 0; i < 64; ++i) want += w_values[i * 48 + j];
+      EXPECT_NEAR(out[0].data<float>()[3 * 48 + j], scale * want, 1e-3f) << "column " << j << " scale " << scale;
+    }
+  };
+  check(1);
+  check(1);
+  ASSERT_TRUE(s.SaveCheckpoint(path).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s.RunGraph(2, {}, out).ok());
+  check(2);
+  ASSERT_TRUE(s.RunGraph(2, {}, out).ok());
+  check(3);
+  ASSERT_TRUE(s.RestoreCheckpoint(path).ok());
+  check(1);
+  std::remove(path.c_str());
+}
+INSTANTIATE_TEST_SUITE_P(VariableAcc, VariableMatMulTest, ::testing::Values("1", "0"));
+
 // VarMatchInfo: a built graph whose variable changed its desc (variable acceleration in another graph) is rebuilt
 // before it runs, not run on a layout it was not compiled for.
 TEST_F(SessionTest, ModelWhoseVariableDescChangedIsRebuilt) {

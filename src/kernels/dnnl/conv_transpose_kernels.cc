@@ -92,7 +92,7 @@ KernelPtr PrepareConvTranspose(const OpView& v) {
   }
   const dnnl::memory::desc src_md = PlainDesc(p.x), dst_md = PlainDesc(p.y), w_plain = StridedDesc(wd, ws);
   const dnnl::memory::desc w_md =
-      v.const_in(1) ? dnnl::memory::desc(wd, ComputeType(v), dnnl::memory::format_tag::any) : w_plain;
+      v.const_in(1) || v.variable_in(1) ? dnnl::memory::desc(wd, ComputeType(v), dnnl::memory::format_tag::any) : w_plain;
   const dnnl::memory::desc b_md = PlainDesc({og * g});
   using DF = dnnl::deconvolution_forward;
   const auto prop = dnnl::prop_kind::forward_inference;

@@ -108,7 +108,7 @@ KernelPtr PrepareGemm(const OpView& v) {
   using dims = dnnl::memory::dims;
   const dnnl::memory::desc a_md = StridedDesc({p.m, p.k}, p.trans_a ? dims{1, p.m} : dims{p.k, 1});
   const dnnl::memory::desc b_plain = StridedDesc({p.k, p.n}, p.trans_b ? dims{1, p.k} : dims{p.n, 1});
-  const dnnl::memory::desc b_md = AsType(v.const_in(1) ? AnyDesc({p.k, p.n}) : b_plain, ComputeType(v));
+  const dnnl::memory::desc b_md = AsType(v.const_in(1) || v.variable_in(1) ? AnyDesc({p.k, p.n}) : b_plain, ComputeType(v));
   const dnnl::memory::desc a_ct = AsType(a_md, ComputeType(v));
   const dnnl::memory::desc y_md = PlainDesc({p.m, p.n});
   const dnnl::memory::desc c_md = PlainDesc(p.c_mode == CMode::kScaledBias ? Dims{1, p.n} : p.c);

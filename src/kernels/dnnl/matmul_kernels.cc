@@ -78,7 +78,7 @@ KernelPtr PrepareMatMul(const OpView& v) {
   const MatMulPlan& p = *plan;
   auto k = std::make_unique<DnnlKernel>(*v.node, p.fused ? "dnnl.fused_matmul" : "dnnl.matmul", v.threads);
   const dnnl::memory::desc a_md = PlainDesc(p.a), b_plain = PlainDesc(p.b), y_md = PlainDesc(p.y);
-  const dnnl::memory::desc b_md = AsType(v.const_in(1) ? AnyDesc(p.b) : b_plain, ComputeType(v));
+  const dnnl::memory::desc b_md = AsType(v.const_in(1) || v.variable_in(1) ? AnyDesc(p.b) : b_plain, ComputeType(v));
   const dnnl::memory::desc a_ct = AsType(a_md, ComputeType(v));
   const dnnl::memory::desc bias_md = PlainDesc(p.bias);
   const dnnl::matmul::desc d =
