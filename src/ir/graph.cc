@@ -25,6 +25,10 @@ void Node::RemoveLastInput() {
   inputs_.pop_back();
 }
 
+void Node::RemoveControlInput(Node* n) {
+  control_inputs_.erase(std::remove(control_inputs_.begin(), control_inputs_.end(), n), control_inputs_.end());
+}
+
 void Node::AddControlInput(Node* n) {
   if (std::find(control_inputs_.begin(), control_inputs_.end(), n) == control_inputs_.end()) {
     control_inputs_.push_back(n);

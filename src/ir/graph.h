@@ -107,6 +107,7 @@ class Node {
 
   const std::vector<Node*>& control_inputs() const { return control_inputs_; }
   void AddControlInput(Node* n);
+  void RemoveControlInput(Node* n);
 
   // Subgraphs by attribute name ("then_branch", "body", ...), in insertion order.
   Graph* subgraph(const std::string& attr_name) const;

@@ -3,8 +3,12 @@
 // Assign/AssignAdd/AssignSub of a variable value gets a control edge from each other reader of that value, and the
 // writes of one value run in node-creation order. A ref input that is not a variable is an error, and so is a
 // graph that needs a value both before and after a write (a cycle through the new edges). A graph output that is
-// a variable's value before a write becomes an Identity's output (a reader like any other).
+// a variable's value before a write becomes an Identity's output (a reader like any other). Then, GE's
+// VariableRefUselessControlOutDeletePass: a control edge into a write from a node the write already depends on
+// through data (the usual training step: the new value is computed from the reads) is dropped — it orders
+// nothing and would cost a stream event.
 #include <map>
+#include <set>
 #include <vector>
 
 #include "compiler/passes/pass_util.h"
@@ -13,6 +17,37 @@
 
 namespace ge::compiler {
 namespace {
+
+// Whether `to` consumes, through data edges only, something `from` produces.
+bool DataReaches(const ir::Node* from, const ir::Node* to) {
+  std::vector<const ir::Node*> todo{from};
+  std::set<const ir::Node*> seen{from};
+  while (!todo.empty()) {
+    const ir::Node* n = todo.back();
+    todo.pop_back();
+    for (const ir::Value* out : n->outputs()) {
+      if (out == nullptr) continue;
+      for (const ir::Use& u : out->uses()) {
+        if (u.node == to) return true;
+        if (seen.insert(u.node).second) todo.push_back(u.node);
+      }
+    }
+  }
+  return false;
+}
+
+// Drops the control inputs of |w| that a data path already orders before it.
+bool RemoveUselessControlInputs(ir::Node* w) {
+  const std::vector<ir::Node*> inputs = w->control_inputs();
+  bool changed = false;
+  for (ir::Node* c : inputs) {
+    if (DataReaches(c, w)) {
+      w->RemoveControlInput(c);
+      changed = true;
+    }
+  }
+  return changed;
+}
 
 class VariablePreparePass : public GraphLevelPass {
  public:
@@ -33,6 +68,7 @@ class VariablePreparePass : public GraphLevelPass {
     }
     bool changed = false;
     auto add_edge = [&](ir::Node* to, ir::Node* from) {
+      if (DataReaches(from, to)) return;  // already ordered
       const auto& ci = to->control_inputs();
       if (std::find(ci.begin(), ci.end(), from) != ci.end()) return;
       to->AddControlInput(from);
@@ -56,6 +92,9 @@ class VariablePreparePass : public GraphLevelPass {
         for (ir::Node* w : ws) add_edge(w, u.node);
       }
       for (size_t i = 1; i < ws.size(); ++i) add_edge(ws[i], ws[i - 1]);
+    }
+    for (const ir::Value* ref : refs) {
+      for (ir::Node* w : writers[ref]) changed |= RemoveUselessControlInputs(w);
     }
     if (changed && !g.TopologicalOrder().ok()) {
       const ir::Node* var = ops::RefVariable(refs.front());
