@@ -1,0 +1,67 @@
+#include "runtime/v2/executor.h"
+
+#include <vector>
+
+namespace ge::runtime::v2 {
+namespace {
+
+class SequentialExecutor final : public Executor {
+ public:
+  SequentialExecutor(ExecuteGraph* graph, ExecutionState* exec) : graph_(graph), exec_(exec) {
+    graph_->Bind(exec_);
+    nodes_.reserve(graph_->num_nodes());
+    for (size_t i = 0; i < graph_->num_nodes(); ++i) {
+      ExecNode& n = graph_->node(static_cast<uint32_t>(i));
+      nodes_.push_back({n.fn, &n.ctx});
+    }
+  }
+
+  // The whole loop (seed 002 §4.4): a flat, pre-sorted array of {fn, context}, stopping at the first failure.
+  Status Run() override {
+    const Flat* n = nodes_.data();
+    const size_t count = nodes_.size();
+    size_t failed = count;
+    for (size_t i = 0; i < count; ++i) {
+      if (n[i].fn(n[i].ctx) != kStatusSuccess) {
+        failed = i;
+        break;
+      }
+    }
+    if (failed == count) return Status::Ok();
+    Status s = exec_->TakeError();
+    if (s.ok()) s = Internal("runtime kernel failed without an error");
+    return s.WithContext("node " + graph_->node(static_cast<uint32_t>(failed)).name);
+  }
+
+ private:
+  ExecuteGraph* graph_;
+  ExecutionState* exec_;
+  struct Flat {
+    KernelFn fn;
+    KernelContext* ctx;
+  };
+  std::vector<Flat> nodes_;
+};
+
+}  // namespace
+
+StatusOr<ExecutorKind> ParseExecutorKind(const std::string& name) {
+  if (name == "sequential") return ExecutorKind::kSequential;
+  if (name == "topological") return ExecutorKind::kTopological;
+  if (name == "priority") return ExecutorKind::kPriority;
+  if (name == "multi_thread") return ExecutorKind::kMultiThread;
+  return InvalidArgument("option ge.exec.v2Executor must be sequential, topological, priority or multi_thread, got '" +
+                         name + "'");
+}
+
+StatusOr<std::unique_ptr<Executor>> CreateExecutor(ExecutorKind kind, ExecuteGraph* graph, ExecutionState* exec,
+                                                   int /*threads*/) {
+  switch (kind) {
+    case ExecutorKind::kSequential:
+      return std::unique_ptr<Executor>(std::make_unique<SequentialExecutor>(graph, exec));
+    default:
+      return Unimplemented("this executor kind is not implemented yet");
+  }
+}
+
+}  // namespace ge::runtime::v2

@@ -1,0 +1,28 @@
+// Executors of an ExecuteGraph (seed 002 §4.4; ge_facts.md §8 "Executors"). Each runs the graph's nodes once per
+// Run and stops at the first non-zero status, returning the error the kernel recorded (ExecutionState).
+#pragma once
+#include <memory>
+#include <string>
+
+#include "base/status.h"
+#include "runtime/v2/execute_graph.h"
+
+namespace ge::runtime::v2 {
+
+enum class ExecutorKind { kSequential, kTopological, kPriority, kMultiThread };
+
+// "sequential" | "topological" | "priority" | "multi_thread" (option ge.exec.v2Executor); InvalidArgument else.
+StatusOr<ExecutorKind> ParseExecutorKind(const std::string& name);
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  // Runs every node of the graph once. The graph's inputs are set by the caller.
+  virtual Status Run() = 0;
+};
+
+// An executor for |graph| (which outlives it, bound to |exec|). threads: workers of the multi-thread executor.
+StatusOr<std::unique_ptr<Executor>> CreateExecutor(ExecutorKind kind, ExecuteGraph* graph, ExecutionState* exec,
+                                                   int threads = 2);
+
+}  // namespace ge::runtime::v2
