@@ -72,6 +72,9 @@ struct OfflineModelOptions {
   // Executions of this model that may run at once (Execute from several threads); each beyond the first gets its
   // own feature map, allocated when executions first overlap. >= 1; a profiled model runs one at a time.
   int max_concurrent_executions = 4;
+  // GE's ge.exec.value_bins: the file each FileConstant `file_id` names (file_id → path; a relative path is
+  // relative to the current directory). om/value_bins.h parses the option's JSON form.
+  std::map<std::string, std::string> value_bins;
 };
 
 // Accumulated kernel time of one node since load (OfflineModelOptions::profile).

@@ -170,6 +170,11 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
                                                 options.model_name.empty() ? model.graph->name() : options.model_name));
   external.min_bytes = kInlineWeightBytes;
   external.embed_sources = options.embed_external_data;
+  {
+    PassManager files;
+    files.Add(CreateFileConstantPreparePass());
+    GE_RETURN_IF_ERROR(files.Run(model, ctx));
+  }
   GE_RETURN_IF_ERROR(RunPreparePipeline(model, ctx));
   {
     PassManager order;

@@ -28,6 +28,7 @@ struct ConstSource {
   std::string path;  // absolute
   uint64_t offset = 0;
   uint64_t length = 0;  // bytes; the tensor's nbytes()
+  std::string file_id;  // set when a FileConstant named the file by id (ge.exec.value_bins): recorded so again
 };
 
 struct Use {

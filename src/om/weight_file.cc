@@ -39,11 +39,12 @@ StatusOr<FileConstantRef> ReadFileConstantRef(const ir::Node& node) {
   const uint64_t bytes = static_cast<uint64_t>(*numel) * elem;
   ref.file_path = a.GetString(kFileConstantPathAttr, "");
   if (ref.file_path.empty()) {
-    const std::string id = a.GetString("file_id", "");
-    return AttrError(node, id.empty() ? "no 'file_path' attribute"
-                                      : "file_id '" + id + "' names no file (only file_path is supported)");
+    ref.file_id = a.GetString(kFileConstantIdAttr, "");
+    if (ref.file_id.empty()) return AttrError(node, "neither a 'file_path' nor a 'file_id' attribute");
   }
-  if (ref.file_path.find('\0') != std::string::npos) return AttrError(node, "file_path holds a NUL byte");
+  if (ref.file_path.find('\0') != std::string::npos || ref.file_id.find('\0') != std::string::npos) {
+    return AttrError(node, "file_path or file_id holds a NUL byte");
+  }
   const int64_t offset = a.GetInt(kFileConstantOffsetAttr, 0);
   if (offset < 0) return AttrError(node, "negative offset " + std::to_string(offset));
   ref.offset = static_cast<uint64_t>(offset);
@@ -65,7 +66,12 @@ StatusOr<FileConstantRef> ReadFileConstantRef(const ir::Node& node) {
 void WriteFileConstantRef(const FileConstantRef& ref, ir::AttrMap* attrs) {
   attrs->Set(kFileConstantDtypeAttr, ir::AttrValue::Int(static_cast<int64_t>(ref.dtype)));
   attrs->Set(kFileConstantShapeAttr, ir::AttrValue::Ints(ref.dims));
-  attrs->Set(kFileConstantPathAttr, ir::AttrValue::String(ref.file_path));
+  if (!ref.file_path.empty() || ref.file_id.empty()) {
+    attrs->Set(kFileConstantPathAttr, ir::AttrValue::String(ref.file_path));
+  } else {
+    attrs->Erase(kFileConstantPathAttr);
+  }
+  if (!ref.file_id.empty()) attrs->Set(kFileConstantIdAttr, ir::AttrValue::String(ref.file_id));
   attrs->Set(kFileConstantOffsetAttr, ir::AttrValue::Int(static_cast<int64_t>(ref.offset)));
   attrs->Set(kFileConstantLengthAttr, ir::AttrValue::Int(static_cast<int64_t>(ref.length)));
   if (ref.crc32c) attrs->Set(kFileConstantCrcAttr, ir::AttrValue::Int(static_cast<int64_t>(*ref.crc32c)));

@@ -35,19 +35,21 @@ inline constexpr const char kFileConstantPathAttr[] = "file_path";
 inline constexpr const char kFileConstantOffsetAttr[] = "offset";
 inline constexpr const char kFileConstantLengthAttr[] = "length";
 inline constexpr const char kFileConstantCrcAttr[] = "crc32c";
+inline constexpr const char kFileConstantIdAttr[] = "file_id";
 
 // What a FileConstant node reads.
 struct FileConstantRef {
   DataType dtype = DataType::kUndefined;
   Dims dims;
-  std::string file_path;
+  std::string file_path;  // empty when file_id names the file
+  std::string file_id;    // resolved through ge.exec.value_bins (om/value_bins.h) when file_path is empty
   uint64_t offset = 0;
   uint64_t length = 0;
   std::optional<uint32_t> crc32c;
 };
 
-// The attributes of |node| (a FileConstant), checked: a fixed-size dtype, non-negative dims, a file path (a
-// `file_id` alone is refused: nothing maps ids to files here), offset >= 0, length == dtype size x elements.
+// The attributes of |node| (a FileConstant), checked: a fixed-size dtype, non-negative dims, a file path or a
+// `file_id` (for ge.exec.value_bins to resolve), offset >= 0, length == dtype size x elements.
 // Errors name the node.
 StatusOr<FileConstantRef> ReadFileConstantRef(const ir::Node& node);
 void WriteFileConstantRef(const FileConstantRef& ref, ir::AttrMap* attrs);

@@ -33,6 +33,7 @@ ModelLoader OmModelLoader(kernels::EngineList engines) {
         sink_options.profile = options.profile;
         sink_options.max_concurrent_executions = options.max_concurrent_executions;
         sink_options.engines = engines;
+        sink_options.value_bins = options.value_bins;
         GE_ASSIGN_OR_RETURN(std::unique_ptr<SinkModel> model, SinkModel::Load(std::move(om), &device, sink_options));
         loaded.feature_map_bytes = options.feature_map != nullptr ? 0 : model->stats().feature_map_bytes;
         loaded.weights_bytes = model->stats().weights_bytes;

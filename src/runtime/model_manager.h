@@ -57,6 +57,8 @@ struct ModelLoadOptions {
   int max_concurrent_executions = 4;
   // The model holds collective (HCCL-like) tasks: ModelExecutor never evicts it (seed 002 §3.5.1).
   bool holds_collective_tasks = false;
+  // GE's ge.exec.value_bins: the file of each FileConstant file_id (SinkModelOptions::value_bins).
+  std::map<std::string, std::string> value_bins;
 };
 
 // What a loader produces.

@@ -148,6 +148,7 @@ StatusOr<std::unique_ptr<OfflineModel>> OfflineModelAccess::Load(ModelSource sou
   load_options.feature_map_size = options.feature_map_size;
   load_options.profile = options.profile;
   load_options.max_concurrent_executions = options.max_concurrent_executions;
+  load_options.value_bins = options.value_bins;
   GE_ASSIGN_OR_RETURN(impl->id, impl->models().Load(source, load_options));
   {
     GE_ASSIGN_OR_RETURN(ModelLease lease, impl->models().Acquire(impl->id));

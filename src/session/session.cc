@@ -15,6 +15,7 @@
 #include "session/ge_runtime.h"
 #include "session/graph_access.h"
 #include "session/graph_entry.h"
+#include "om/value_bins.h"
 #include "session/session_options.h"
 #include "session/variable_io.h"
 
@@ -162,6 +163,9 @@ StatusOr<std::shared_ptr<runtime::SinkModel>> Session::Impl::Load(const GraphEnt
                                                                   size_t fixed_size) {
   runtime::SinkModelOptions so;
   so.variables = variables;
+  if (auto bins = entry.options.find("ge.exec.value_bins"); bins != entry.options.end()) {
+    GE_ASSIGN_OR_RETURN(so.value_bins, om::ParseValueBins(bins->second));
+  }
   so.feature_map = fixed_feature_map;
   so.feature_map_size = fixed_size;
   auto model = runtime::SinkModel::Load(entry.compiled->om, &context->device(), so);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "om/value_bins.h"
+
 namespace ge::session {
 namespace {
 
@@ -45,6 +47,11 @@ Status CheckOptions(const Options& options, const std::string& where) {
     }
     auto rule = std::find_if(Rules().begin(), Rules().end(), [&](const OptionRule& r) { return key == r.key; });
     if (rule == Rules().end()) return InvalidArgument(where + " option '" + key + "' is not an option ge knows");
+    if (key == "ge.exec.value_bins") {
+      auto bins = om::ParseValueBins(value);
+      if (!bins.ok()) return bins.status().WithContext(where);
+      continue;
+    }
     if (rule->values.empty()) continue;
     if (std::none_of(rule->values.begin(), rule->values.end(), [&](const char* v) { return value == v; })) {
       std::string allowed;

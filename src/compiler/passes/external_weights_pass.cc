@@ -61,7 +61,11 @@ class ExternalWeightsPass : public GraphPass {
       om::FileConstantRef ref;
       ref.dtype = t.dtype();
       ref.dims = t.dims();
-      ref.file_path = RecordedPath(src.path);
+      if (src.file_id.empty()) {
+        ref.file_path = RecordedPath(src.path);
+      } else {
+        ref.file_id = src.file_id;  // the loader resolves it through its own ge.exec.value_bins
+      }
       ref.offset = src.offset;
       ref.length = src.length;
       ref.crc32c = om::Crc32c(0, t.raw_data(), t.nbytes());

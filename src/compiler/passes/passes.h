@@ -114,6 +114,11 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx);
 
 namespace ge::compiler {
 
+// FileConstantPrepare (file_constant_pass.cc): the input graph's ge::FileConstant nodes become constants mapped
+// from their files with an ir::Value::const_source, so ExternalWeights re-emits them reading the file in place.
+// Needs the files at compile time (file_path, or file_id through ge.exec.value_bins).
+std::unique_ptr<GraphPass> CreateFileConstantPreparePass();
+
 // VariableFormat (variable_format_pass.cc, GE's VariableOpPass): folds a uniform Cast/Reshape/TransData chain
 // after a session variable (with the writes' inverse chain) into the variable's stored desc; a graph declaring a
 // variable whose desc an earlier graph changed reads and writes it through the road. Needs

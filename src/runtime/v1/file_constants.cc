@@ -16,7 +16,7 @@ std::string ExternalWeightBaseDir(const std::string& om_path, const std::string&
 }
 
 Status MaterializeFileConstants(ir::Graph& graph, const proto::ModelDefProto& def, const std::string& base_dir,
-                                FileConstantStats* stats) {
+                                const std::map<std::string, std::string>& value_bins, FileConstantStats* stats) {
   const std::vector<ir::Value*> values = graph.values();
   std::vector<bool> from_file(values.size(), false);
   for (const proto::PlacementProto& p : def.placements()) {
@@ -42,7 +42,13 @@ Status MaterializeFileConstants(ir::Graph& graph, const proto::ModelDefProto& de
                       " tensor, but its output is declared " + d.ToString());
     }
     std::string path = ref.file_path;
-    if (path[0] != '/') {
+    if (path.empty()) {
+      auto bin = value_bins.find(ref.file_id);
+      if (bin == value_bins.end()) {
+        return NotFound(what + " reads file_id '" + ref.file_id + "', which option ge.exec.value_bins does not name");
+      }
+      path = bin->second;
+    } else if (path[0] != '/') {
       if (base_dir.empty()) {
         return FailedPrecondition(what + " reads '" + path + "', a path relative to the .om's directory, but the "
                                   "model was loaded from memory: name the directory (SinkModelOptions::"

@@ -7,6 +7,7 @@
 // placed elsewhere (a graph's own op, compiled as a kernel) is left to its kernel.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,8 @@ std::string ExternalWeightBaseDir(const std::string& om_path, const std::string&
 // |base_dir|: the directory relative file paths are relative to (the .om's, or SinkModelOptions::
 // external_weight_dir); empty: a relative path is an error (a model loaded from memory). Errors name the node and
 // the file: a missing file (NotFound), a file too short for the range or with other bytes (DataLoss).
+// |value_bins|: file_id → path (ge.exec.value_bins) for FileConstants that name their file by id.
 Status MaterializeFileConstants(ir::Graph& graph, const proto::ModelDefProto& def, const std::string& base_dir,
-                                FileConstantStats* stats);
+                                const std::map<std::string, std::string>& value_bins, FileConstantStats* stats);
 
 }  // namespace ge::runtime

@@ -724,7 +724,8 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
   {
     FileConstantStats files;
     Status s = MaterializeFileConstants(*impl->ir->graph, def,
-                                        ExternalWeightBaseDir(om->path(), options.external_weight_dir), &files);
+                                        ExternalWeightBaseDir(om->path(), options.external_weight_dir),
+                                        options.value_bins, &files);
     if (!s.ok()) return s.WithContext("model " + impl->name);
     impl->stats.num_file_constants = files.tensors;
     impl->stats.external_weights_bytes = files.bytes;

@@ -61,6 +61,9 @@ struct SinkModelOptions {
   // External weights (ge.externalWeight): the directory relative FileConstant file paths are relative to. Empty:
   // the directory of the .om file (OmReader::path()); a model loaded from memory then needs absolute paths.
   std::string external_weight_dir;
+  // GE's ge.exec.value_bins (om/value_bins.h): the file of each FileConstant `file_id`; a relative path is
+  // relative to the current directory.
+  std::map<std::string, std::string> value_bins;
 };
 
 struct SinkModelStats {
