@@ -67,17 +67,13 @@ Status FixInputShapes(ir::Model& model, const CompileOptions& options, CompileRe
       d.shape = Shape(it->second);
       continue;
     }
+    // Unknown dims stay symbolic: the model compiles dynamic (runtime v2) and runs at any size.
     if (d.kind != ValueKind::kTensor || d.shape.unknown_rank()) continue;
-    Dims dims = d.shape.dims();
-    bool changed = false;
-    for (size_t i = 0; i < dims.size(); ++i) {
-      if (dims[i] >= 0) continue;
-      dims[i] = 1;
-      changed = true;
+    for (int i = 0; i < d.shape.rank(); ++i) {
+      if (d.shape.dim(i) >= 0) continue;
       report->notes.push_back("input " + v->name() + ": dim " + std::to_string(i) +
-                              " unknown, compiled as 1 (set it with --input_shape)");
+                              " is symbolic: the model is dynamic (runtime v2); fix it with --input_shape");
     }
-    if (changed) d.shape = Shape(dims);
   }
   return Status::Ok();
 }
@@ -189,6 +185,7 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   wo.isa_features = IsaLevelFeatures(ctx.target);
 
   r->dynamic_reason = StaticModelBlocker(model);
+  if (options.force_dynamic && r->dynamic_reason.empty()) r->dynamic_reason = "runtime v2 requested";
   if (!r->dynamic_reason.empty()) {
     if (precision != "fp32") r->notes.push_back("precision_mode " + precision + " has no effect on a dynamic model");
     if (external.mode != 0) {

@@ -52,9 +52,11 @@ struct CompileOptions {
   // `--tune`: time each dnnl node's kernel variants here and record the fastest in the model (tune_pass.cc).
   bool tune = false;
   // Per graph input: the dims to compile for (`--input_shape`). Inputs not listed keep their declared dims; an
-  // unknown dim left after that becomes 1 (and the report says so).
+  // unknown dim left after that stays symbolic (the model is dynamic and runs on runtime v2; the report says so).
   std::map<std::string, Dims> input_shapes;
   std::string model_name;  // default: the graph's name
+  // Write the IR .om (run by runtime v2) even when the graph could be a static model (`ge test-onnx --v2`).
+  bool force_dynamic = false;
   // The session's variables (seed 000): Variable nodes get their logical addresses here and the `.om` carries
   // them in VAR_INFO. Not owned; null: a private manager (a model compiled outside a session).
   var::VarManager* variables = nullptr;

@@ -1,12 +1,12 @@
 // The runtime's loader (DESIGN.md §2 "the loader chosen by model type"): opens an .om and picks the runtime for
-// its model type — runtime v1's SinkModel for compiled static models (kStandard), the interpreter for IR models
-// (dynamic until runtime v2 lowers them). The public LoadFromFile / LoadFromMemory go through it.
+// its model type — runtime v1's SinkModel for compiled static models (kStandard), runtime v2's ModelV2 for IR
+// models (dynamic dims, control flow, sequences; the interpreter stays only as the test oracle). The public LoadFromFile / LoadFromMemory go through it.
 #include <utility>
 
 #include "ge/model.h"
 #include "kernels/builtin_engines.h"
 #include "om/om_reader.h"
-#include "runtime/interpreter_model.h"
+#include "runtime/v2/model_v2.h"
 #include "runtime/model_manager.h"
 #include "runtime/offline_model_internal.h"
 #include "runtime/v1/sink_model.h"
@@ -41,7 +41,17 @@ ModelLoader OmModelLoader(kernels::EngineList engines) {
         return loaded;
       }
       case om::OmModelType::kIr: {
-        GE_ASSIGN_OR_RETURN(loaded.model, InterpreterModel::Load(std::move(om)));
+        v2::ModelV2Options v2_options;
+        v2_options.engines = engines;
+        v2_options.intra_op_threads = device.intra_op_threads();
+        v2_options.device = &device;
+        GE_ASSIGN_OR_RETURN(std::unique_ptr<v2::ModelV2> model, v2::ModelV2::Load(std::move(om), v2_options));
+        if (!model->dynamic_io_reason().empty()) {
+          return FailedPrecondition("model '" + model->name() + "': " + model->dynamic_io_reason() +
+                                    "; the offline-model API runs fixed shapes (compile with --input_shape, or run "
+                                    "it with `ge run`, which takes any shape)");
+        }
+        loaded.model = std::move(model);
         return loaded;
       }
       default: break;

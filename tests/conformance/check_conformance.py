@@ -2,9 +2,9 @@
 """Runs `ge test-onnx` on the generated ONNX node-test suite and compares the failures with the
 expected-failure list. Fails when a case fails that is not listed, when a listed case passes (so the list only
 shrinks), and when the suite does not hold all EXPECTED_CASES cases (a broken generator must not pass by running
-fewer). usage: check_conformance.py GE_BINARY SUITE_DIR EXPECTED_FAILURES_FILE [--om [--option=KEY=VALUE ...]]
+fewer). usage: check_conformance.py GE_BINARY SUITE_DIR EXPECTED_FAILURES_FILE [--om|--v2] [--option=KEY=VALUE ...]
 --om compiles every case to an .om (in memory) and runs that instead of the interpreter; the engine line says how
-many cases ran on the compiled sink runtime and how many fell back to the interpreter."""
+many cases ran on the compiled sink runtime and how many on runtime v2; --v2 runs every case on runtime v2."""
 import re
 import subprocess
 import sys

@@ -1,5 +1,5 @@
 // ge compile: ONNX model → .om (DESIGN.md §9). A static graph becomes a compiled model (memory plan, streams,
-// tasks) for the sink runtime; a graph the sink cannot run becomes an IR .om flagged dynamic (interpreter).
+// tasks) for the sink runtime; a graph the sink cannot run becomes an IR .om flagged dynamic (runtime v2).
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -160,7 +160,7 @@ int CompileCommand(int argc, char** argv) {
                   report.external_weight_files.size(), ExternalWeightDir(report).c_str());
     }
   } else {
-    std::printf("compiled %s -> %s as a dynamic model (runs on the interpreter): %s\n", model_path.c_str(),
+    std::printf("compiled %s -> %s as a dynamic model (runs on runtime v2): %s\n", model_path.c_str(),
                 out_path.c_str(), report.dynamic_reason.c_str());
   }
   return 0;

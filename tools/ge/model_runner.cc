@@ -9,6 +9,8 @@
 #include "om/ir_om.h"
 #include "om/om_reader.h"
 #include "parser/onnx/onnx_parser.h"
+#include "rt/cpu/cpu_device.h"
+#include "runtime/v2/model_v2.h"
 #include "ge/model.h"
 
 namespace ge::cli {
@@ -103,6 +105,48 @@ class ApiRunner final : public ModelRunner {
   std::vector<OutputBuffer> out_buffers_;
 };
 
+// An IR .om (a model with unknown dims, or what the static runtime cannot run) on runtime v2: inputs of any shape
+// the model accepts, outputs at their run-time shapes.
+class V2Runner final : public ModelRunner {
+ public:
+  static StatusOr<std::unique_ptr<ModelRunner>> Create(std::shared_ptr<const om::OmReader> reader,
+                                                       const OpenOptions& options) {
+    auto r = std::unique_ptr<V2Runner>(new V2Runner);
+    rt::DeviceOptions dev;
+    dev.intra_op_threads = options.threads;
+    GE_ASSIGN_OR_RETURN(r->device_, rt::CpuDevice::Create(dev));
+    runtime::v2::ModelV2Options o;
+    o.intra_op_threads = options.threads;
+    o.seed = options.seed;
+    o.device = r->device_.get();
+    o.pool = options.threads > 1 ? &r->device_->thread_pool() : nullptr;
+    GE_RETURN_IF_ERROR(o.ApplyGeOptions(options.ge_options));
+    r->threads_ = options.threads;
+    GE_ASSIGN_OR_RETURN(r->model_, runtime::v2::ModelV2::Load(std::move(reader), o));
+    r->inputs_ = Describe(r->model_->graph_inputs());
+    r->outputs_ = Describe(r->model_->graph_outputs());
+    return std::unique_ptr<ModelRunner>(std::move(r));
+  }
+  const char* engine() const override { return "v2"; }
+  int threads() const override { return threads_; }
+  const std::vector<ModelIo>& inputs() const override { return inputs_; }
+  const std::vector<ModelIo>& outputs() const override { return outputs_; }
+  Status Run(const std::vector<Value>& inputs, std::vector<Value>* outputs) override {
+    return model_->Execute(inputs, outputs);
+  }
+
+ private:
+  static std::vector<ModelIo> Describe(const std::vector<const ir::Value*>& values) {
+    std::vector<ModelIo> out;
+    for (const ir::Value* v : values) out.push_back(ModelIo{v->name(), v->desc()});
+    return out;
+  }
+  int threads_ = 1;
+  std::unique_ptr<rt::CpuDevice> device_;  // the model's memory and intra-op threads; outlives model_
+  std::unique_ptr<runtime::v2::ModelV2> model_;
+  std::vector<ModelIo> inputs_, outputs_;
+};
+
 bool HasOmMagic(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return false;
@@ -123,10 +167,15 @@ OfflineModelOptions ApiOptions(const OpenOptions& options) {
   return o;
 }
 
-// IR models (dynamic until runtime v2) run on the interpreter here, which also takes what the public API refuses
-// (unknown dims, sequences); compiled models go through the public API.
+// IR models run on runtime v2 here (or, with OpenOptions::interpreter, on the reference interpreter), which also
+// takes what the public API refuses (unknown dims, sequences); compiled models go through the public API.
 StatusOr<std::unique_ptr<ModelRunner>> OpenOm(std::unique_ptr<om::OmReader> reader, const OpenOptions& options,
                                               const std::string& what) {
+  if (!options.interpreter) {
+    auto runner = V2Runner::Create(std::shared_ptr<const om::OmReader>(std::move(reader)), options);
+    if (!runner.ok()) return runner.status().WithContext(what);
+    return runner;
+  }
   auto model = om::ReadIrOm(*reader);
   if (!model.ok()) return model.status().WithContext(what);
   return InterpreterRunner::Create(std::move(*model), std::move(reader), options.seed);

@@ -1,5 +1,5 @@
-// What `ge run` drives: a model opened from .onnx (interpreter), from an IR .om (interpreter; dynamic models
-// until runtime v2), or from a compiled .om (the public offline-model API, include/ge/model.h: the path library
+// What `ge run` drives: a model opened from .onnx (interpreter), from an IR .om (runtime v2: dynamic models and
+// what the static runtime cannot run), or from a compiled .om (the public offline-model API, include/ge/model.h: the path library
 // users get; zero-copy IO into tensors allocated once).
 #pragma once
 #include <map>
@@ -23,7 +23,7 @@ struct ModelIo {
 class ModelRunner {
  public:
   virtual ~ModelRunner() = default;
-  virtual const char* engine() const = 0;  // "interpreter" or "sink"
+  virtual const char* engine() const = 0;  // "interpreter", "v2" or "sink"
   // Intra-op threads the engine really uses (the interpreter runs on the calling thread only).
   virtual int threads() const = 0;
   // Kernel implementations of the loaded model counted by name ("dnnl.conv(jit:avx2)", "exec.binary_f32", "ref");
@@ -42,6 +42,8 @@ struct OpenOptions {
   int threads = 1;  // intra-op threads of the sink runtime's device
   uint64_t seed = 0;
   bool profile = false;  // time every kernel (sink runtime only): see ModelRunner::Profile
+  bool interpreter = false;  // IR .om models on the reference interpreter instead of runtime v2
+  std::map<std::string, std::string> ge_options;  // runtime options, e.g. ge.exec.v2Executor
 };
 
 // Opens |path| by content: an .om (magic "GEOM") or else ONNX. Load is everything until ready to execute.

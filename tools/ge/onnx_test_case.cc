@@ -113,14 +113,17 @@ Status RunOnnxTestCase(const std::string& dir, const OnnxCaseOptions& options, s
       inputs.push_back(std::move(v));
     }
     if (runner == nullptr) {
-      if (options.via_om) {
+      if (options.via_om || options.via_v2) {
         compiler::CompileOptions co;
         co.ge_options = options.ge_options;
-        for (size_t i = 0; i < inputs.size(); ++i) {
+        co.force_dynamic = options.via_v2;
+        for (size_t i = 0; i < inputs.size() && options.via_om; ++i) {
           if (inputs[i].is_tensor()) co.input_shapes[in_names[i]] = inputs[i].tensor.dims();
         }
         GE_ASSIGN_OR_RETURN(std::vector<uint8_t> image, compiler::CompileToOm(*model, co));
-        GE_ASSIGN_OR_RETURN(runner, OpenOmImage(std::move(image), OpenOptions()));
+        OpenOptions open;
+        open.ge_options = options.ge_options;
+        GE_ASSIGN_OR_RETURN(runner, OpenOmImage(std::move(image), open));
       } else {
         GE_ASSIGN_OR_RETURN(runner, OpenIrModel(std::move(model), OpenOptions()));
       }

@@ -1,11 +1,16 @@
 // ge run: open a model (.onnx or .om, see model_runner.h), bind inputs, run --warmup + --loop times, report.
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cstdio>
+#include <cerrno>
+#include <cstdlib>
 #include <map>
+#include <random>
 #include <sstream>
 
 #include "base/npy.h"
@@ -22,6 +27,73 @@ namespace {
 double NowMs() {
   using namespace std::chrono;
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+// Resident set size now (not the peak), from /proc/self/statm; 0 when unreadable.
+double CurrentRssMb() {
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return 0;
+  long long pages = 0, resident = 0;
+  const int n = std::fscanf(f, "%lld %lld", &pages, &resident);
+  std::fclose(f);
+  if (n != 2) return 0;
+  return static_cast<double>(resident) * static_cast<double>(::sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+// --vary=NAME:AXIS:LO~HI: that input is fed at pseudo-random sizes along AXIS (fixed seed), to exercise a dynamic
+// model under shape churn.
+struct Vary {
+  size_t input = 0;
+  int axis = 0;
+  int64_t lo = 0, hi = 0;
+};
+
+StatusOr<Vary> ParseVary(const std::string& spec, const std::vector<ModelIo>& inputs,
+                         const std::vector<Value>& values) {
+  const size_t c1 = spec.find(':');
+  const size_t c2 = c1 == std::string::npos ? c1 : spec.find(':', c1 + 1);
+  const size_t tilde = c2 == std::string::npos ? c2 : spec.find('~', c2 + 1);
+  if (c1 == std::string::npos || c2 == std::string::npos || tilde == std::string::npos) {
+    return InvalidArgument("--vary wants NAME:AXIS:LO~HI, got '" + spec + "'");
+  }
+  const std::string name = spec.substr(0, c1);
+  Vary v;
+  bool found = false;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].name == name) {
+      v.input = i;
+      found = true;
+    }
+  }
+  if (!found) return InvalidArgument("--vary names '" + name + "', which is not an input of the model");
+  if (!values[v.input].is_tensor()) return InvalidArgument("--vary: input '" + name + "' is not a tensor");
+  auto num = [&](const std::string& text, int64_t* out) {
+    char* end = nullptr;
+    errno = 0;
+    const long long x = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno != 0 || x < 0 || x > (int64_t{1} << 31)) return false;
+    *out = x;
+    return true;
+  };
+  int64_t axis = 0;
+  if (!num(spec.substr(c1 + 1, c2 - c1 - 1), &axis) || axis >= values[v.input].tensor.rank()) {
+    return InvalidArgument("--vary '" + spec + "': AXIS must be a dim of input '" + name + "' (rank " +
+                           std::to_string(values[v.input].tensor.rank()) + ")");
+  }
+  if (!num(spec.substr(c2 + 1, tilde - c2 - 1), &v.lo) || !num(spec.substr(tilde + 1), &v.hi) || v.lo > v.hi) {
+    return InvalidArgument("--vary '" + spec + "': LO~HI must be sizes with LO <= HI");
+  }
+  v.axis = static_cast<int>(axis);
+  return v;
+}
+
+// The input for one run under --vary: the bound input's dtype and dims with the varied axis at a size drawn from
+// |rng|, deterministic values.
+StatusOr<Value> VariedInput(const Vary& v, const Value& base, std::mt19937_64& rng) {
+  Dims dims = base.tensor.dims();
+  dims[v.axis] = v.lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(v.hi - v.lo + 1));
+  GE_ASSIGN_OR_RETURN(Tensor t, MakeDefaultInput(TensorDesc(base.tensor.dtype(), Shape(dims)), 1234));
+  return Value(std::move(t));
 }
 
 double PeakRssMb() {
@@ -117,7 +189,7 @@ void PrintProfile(const std::vector<KernelProfile>& profile) {
 
 int RunCommand(int argc, char** argv) {
   auto flags_or = ParseFlags(argc, argv, 2, {"model", "input", "output_dir", "loop", "warmup", "threads", "json", "seed", "profile",
-                                             "checkpoint"});
+                                             "checkpoint", "vary", "option", "interpreter"});
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
   if (flags.Has("checkpoint")) return RunWithCheckpointCommand(flags);
@@ -136,6 +208,12 @@ int RunCommand(int argc, char** argv) {
   open.threads = static_cast<int>(*threads);
   open.seed = static_cast<uint64_t>(*seed);
   open.profile = flags.GetBool("profile");
+  open.interpreter = flags.GetBool("interpreter");
+  for (const std::string& kv : flags.GetAll("option")) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) return Fail(InvalidArgument("--option wants KEY=VALUE, got '" + kv + "'"));
+    open.ge_options[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
   auto runner_or = OpenModel(model_path, open);
   if (!runner_or.ok()) return Fail(runner_or.status());
   ModelRunner& runner = **runner_or;
@@ -153,18 +231,37 @@ int RunCommand(int argc, char** argv) {
     if (!s.ok()) return Fail(s);
   }
 
+  std::optional<Vary> vary;
+  if (flags.Has("vary")) {
+    auto v = ParseVary(flags.Get("vary"), runner.inputs(), *inputs);
+    if (!v.ok()) return Fail(v.status());
+    vary = *v;
+  }
+  std::mt19937_64 vary_rng(20240601);  // fixed: every run of the command feeds the same sequence of sizes
+  const Value vary_base = vary ? (*inputs)[vary->input] : Value();
+  auto next_inputs = [&]() -> Status {
+    if (!vary) return Status::Ok();
+    GE_ASSIGN_OR_RETURN((*inputs)[vary->input], VariedInput(*vary, vary_base, vary_rng));
+    return Status::Ok();
+  };
+
   std::vector<Value> outputs;
   for (int64_t i = 0; i < *warmup; ++i) {
-    Status s = runner.Run(*inputs, &outputs);
+    Status s = next_inputs();
+    if (s.ok()) s = runner.Run(*inputs, &outputs);
     if (!s.ok()) return Fail(s);
   }
+  const double rss_after_warmup = CurrentRssMb();
   std::vector<double> times;
   for (int64_t i = 0; i < *loop; ++i) {
+    Status s = next_inputs();
+    if (!s.ok()) return Fail(s);
     double s0 = NowMs();
-    Status s = runner.Run(*inputs, &outputs);
+    s = runner.Run(*inputs, &outputs);
     if (!s.ok()) return Fail(s);
     times.push_back(NowMs() - s0);
   }
+  const double rss_end = CurrentRssMb();
   std::vector<double> sorted = times;
   std::sort(sorted.begin(), sorted.end());
   double median = sorted[sorted.size() / 2], min_ms = sorted.front();
@@ -187,6 +284,9 @@ int RunCommand(int argc, char** argv) {
     os << std::fixed << "{\"model\":\"" << JsonEscape(model_path) << "\",\"engine\":\"" << runner.engine() << "\",\"load_ms\":" << load_ms
        << ",\"median_ms\":" << median << ",\"min_ms\":" << min_ms << ",\"iters\":" << *loop
        << ",\"threads\":" << runner.threads() << ",\"threads_requested\":" << *threads << ",\"peak_rss_mb\":" << PeakRssMb()
+       << ",\"rss_after_warmup_mb\":" << rss_after_warmup << ",\"rss_end_mb\":" << rss_end;
+    if (vary) os << ",\"vary\":\"" << JsonEscape(flags.Get("vary")) << "\"";
+    os
        << ",\"target\":\"" << runner.target() << "\",\"impls\":" << CountsJson(runner.impls()) << ",\"outputs\":[";
     for (size_t i = 0; i < outputs.size(); ++i) {
       os << (i ? "," : "") << "{\"name\":\"" << JsonEscape(runner.outputs()[i].name) << "\"";

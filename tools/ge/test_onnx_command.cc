@@ -1,6 +1,6 @@
 // ge test-onnx DIR...: runs ONNX backend node-test cases, each in a child process so that a crash or a hang in one
 // case is reported as that case's failure. Prints a line per failure, a line counting the cases each engine ran
-// ("ran on: S sink, I interpreter, F none"), then "N passed, M failed".
+// ("ran on: S sink, V v2, I interpreter, F none"), then "N passed, M failed".
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -86,13 +86,13 @@ CaseResult RunIsolated(const std::string& dir, int timeout_s, const OnnxCaseOpti
 }  // namespace
 
 int TestOnnxCommand(int argc, char** argv) {
-  auto flags = ParseFlags(argc, argv, 2, {"timeout", "no_fork", "om", "option"});
+  auto flags = ParseFlags(argc, argv, 2, {"timeout", "no_fork", "om", "v2", "option"});
   if (!flags.ok()) {
     std::fprintf(stderr, "ge test-onnx: %s\n", flags.status().ToString().c_str());
     return 2;
   }
   if (flags->positional.empty()) {
-    std::fprintf(stderr, "usage: ge test-onnx [--timeout=SECONDS] [--no_fork] [--om [--option=KEY=VALUE ...]] DIR...\n");
+    std::fprintf(stderr, "usage: ge test-onnx [--timeout=SECONDS] [--no_fork] [--om|--v2] [--option=KEY=VALUE ...] DIR...\n");
     return 2;
   }
   auto timeout = flags->GetInt("timeout", 60, 1, 86400);
@@ -103,6 +103,11 @@ int TestOnnxCommand(int argc, char** argv) {
   const bool fork_each = !flags->GetBool("no_fork");
   OnnxCaseOptions options;
   options.via_om = flags->GetBool("om");  // compile each case to an .om in memory and run that
+  options.via_v2 = flags->GetBool("v2");  // compile each case to an IR .om and run it on runtime v2
+  if (options.via_om && options.via_v2) {
+    std::fprintf(stderr, "ge test-onnx: --om and --v2 exclude each other\n");
+    return 2;
+  }
   for (const std::string& kv : flags->GetAll("option")) {
     const size_t eq = kv.find('=');
     if (eq == std::string::npos) {
@@ -134,8 +139,8 @@ int TestOnnxCommand(int argc, char** argv) {
       std::fflush(stdout);
     }
   }
-  std::printf("ran on: %d sink, %d interpreter, %d none (failed before an engine ran)\n", engines["sink"],
-              engines["interpreter"], engines[""]);
+  std::printf("ran on: %d sink, %d v2, %d interpreter, %d none (failed before an engine ran)\n", engines["sink"],
+              engines["v2"], engines["interpreter"], engines[""]);
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 && !cases.empty() ? 0 : 1;
 }

@@ -49,7 +49,8 @@ TEST(ExecuteGraph, SequentialRunsInOrderAndStopsAtTheFirstFailure) {
 }
 
 TEST(Chain, OwnsPointersItIsGiven) {
-  static int deleted = 0;
+  static int deleted;
+  deleted = 0;
   struct Counted {
     ~Counted() { ++deleted; }
   };

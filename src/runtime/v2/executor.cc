@@ -2,6 +2,10 @@
 
 #include <vector>
 
+#include "runtime/v2/exec_plan.h"
+#include "runtime/v2/multi_thread_executor.h"
+#include "runtime/v2/topological_executor.h"
+
 namespace ge::runtime::v2 {
 namespace {
 
@@ -28,9 +32,7 @@ class SequentialExecutor final : public Executor {
       }
     }
     if (failed == count) return Status::Ok();
-    Status s = exec_->TakeError();
-    if (s.ok()) s = Internal("runtime kernel failed without an error");
-    return s.WithContext("node " + graph_->node(static_cast<uint32_t>(failed)).name);
+    return FailedNodeStatus(*graph_, exec_, static_cast<uint32_t>(failed));
   }
 
  private:
@@ -55,13 +57,22 @@ StatusOr<ExecutorKind> ParseExecutorKind(const std::string& name) {
 }
 
 StatusOr<std::unique_ptr<Executor>> CreateExecutor(ExecutorKind kind, ExecuteGraph* graph, ExecutionState* exec,
-                                                   int /*threads*/) {
+                                                   int threads) {
   switch (kind) {
     case ExecutorKind::kSequential:
       return std::unique_ptr<Executor>(std::make_unique<SequentialExecutor>(graph, exec));
-    default:
-      return Unimplemented("this executor kind is not implemented yet");
+    case ExecutorKind::kTopological:
+      return CreateTopologicalExecutor(graph, exec);
+    case ExecutorKind::kPriority:
+      return CreatePriorityExecutor(graph, exec);
+    case ExecutorKind::kMultiThread: {
+      MultiThreadOptions options;
+      options.launch_threads = threads;
+      options.memory_threads = 1;
+      return CreateMultiThreadExecutor(graph, exec, options);
+    }
   }
+  return InvalidArgument("unknown executor kind " + std::to_string(static_cast<int>(kind)));
 }
 
 }  // namespace ge::runtime::v2

@@ -21,7 +21,8 @@ class Executor {
   virtual Status Run() = 0;
 };
 
-// An executor for |graph| (which outlives it, bound to |exec|). threads: workers of the multi-thread executor.
+// An executor for |graph| (which outlives it, bound to |exec|). threads: of the multi-thread executor, the threads
+// running launch kernels, the caller included; memory kernels get one worker of their own (multi_thread_executor.h).
 StatusOr<std::unique_ptr<Executor>> CreateExecutor(ExecutorKind kind, ExecuteGraph* graph, ExecutionState* exec,
                                                    int threads = 2);
 

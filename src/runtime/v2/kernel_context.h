@@ -10,6 +10,10 @@
 #include "base/status.h"
 #include "runtime/v2/chain.h"
 
+namespace ge::rt {
+class IntraOpPool;
+}  // namespace ge::rt
+
 namespace ge::runtime::v2 {
 
 class Allocator;
@@ -23,6 +27,7 @@ class ExecutionState {
  public:
   Allocator* allocator = nullptr;         // memory for values whose size is known only at run time
   const std::atomic<bool>* stop = nullptr;  // set: stop between nodes (abort)
+  rt::IntraOpPool* pool = nullptr;         // intra-op threads for Launch kernels; null: each runs serially
   // Records the first error (thread-safe: multi-thread executors run kernels concurrently); returns kStatusFailed.
   KernelStatus SetError(Status s) {
     std::lock_guard<std::mutex> lk(mu_);

@@ -1,0 +1,163 @@
+#include "runtime/v2/lowering/converters.h"
+
+#include "kernels/ref/kernel_registry.h"
+#include "runtime/v2/kernels/node_data.h"
+
+namespace ge::runtime::v2 {
+namespace {
+
+using ops::OpId;
+
+struct ConverterEntry {
+  OpId op;
+  ConverterFn fn;
+};
+
+// clang-format off
+constexpr ConverterEntry kConverters[] = {
+    // control flow: subgraphs lowered recursively
+    {OpId::kIf, ConvertControlFlow}, {OpId::kLoop, ConvertControlFlow}, {OpId::kScan, ConvertControlFlow},
+    {OpId::kSequenceMap, ConvertControlFlow},
+    // Init: values fixed at load
+    {OpId::kConstant, ConvertInitConstant}, {OpId::kGeFileConstant, ConvertInitConstant},
+    // data-dependent output shapes: sized by the reference kernel
+    {OpId::kNonZero, ConvertRef}, {OpId::kUnique, ConvertRef},
+    // session variables: the reference kernels' variable store
+    {OpId::kGeVariable, ConvertRef}, {OpId::kGeAssign, ConvertRef}, {OpId::kGeAssignAdd, ConvertRef},
+    {OpId::kGeAssignSub, ConvertRef}, {OpId::kGeVarIsInitializedOp, ConvertRef},
+};
+// clang-format on
+
+bool AnyBoxed(const NodeLowering& ctx) {
+  for (const ValueRef& r : ctx.inputs()) {
+    if (r.slot != nullptr && r.slot->boxed_kind) return true;
+  }
+  for (const ValueSlot* s : ctx.outputs()) {
+    if (s != nullptr && s->boxed_kind) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+ConverterFn FindConverter(OpId id) {
+  for (const ConverterEntry& e : kConverters) {
+    if (e.op == id) return e.fn;
+  }
+  return ConvertCompute;
+}
+
+Status ConvertRef(NodeLowering& ctx) {
+  const ir::Node& node = ctx.node();
+  if (!node.subgraphs().empty()) return ConvertControlFlow(ctx);
+  auto rn = std::make_shared<RefNode>();
+  rn->node = &node;
+  rn->opset = ctx.model().OpsetFor(node.domain());
+  rn->seed = ctx.model().options().settings.seed;
+  for (const ValueRef& r : ctx.inputs()) rn->in.push_back(r.slot);
+  rn->out = ctx.outputs();
+  const uint32_t id = ctx.AddMain(RefKernel, "RefKernel", ctx.InputChains(true),
+                                  static_cast<uint32_t>(node.num_outputs()), rn);
+  ctx.AddReader(id);
+  for (int i = 0; i < node.num_outputs(); ++i) ctx.SetOutput(i, {id, static_cast<uint32_t>(i)}, false);
+  ++ctx.model().out().stats.ref_nodes;
+  return Status::Ok();
+}
+
+Status ConvertInitConstant(NodeLowering& ctx) {
+  const ir::Node& node = ctx.node();
+  for (const ValueRef& r : ctx.inputs()) {
+    if (r.slot != nullptr && !r.slot->constant) return ConvertCompute(ctx);
+  }
+  auto rn = std::make_shared<RefNode>();
+  rn->node = &node;
+  rn->opset = ctx.model().OpsetFor(node.domain());
+  rn->seed = ctx.model().options().settings.seed;
+  for (const ValueRef& r : ctx.inputs()) rn->in.push_back(r.slot);
+  rn->out = ctx.outputs();
+  ctx.AddInit(RefKernel, "Const", rn);
+  for (int i = 0; i < node.num_outputs(); ++i) {
+    ValueSlot* s = ctx.outputs()[i];
+    if (s == nullptr) continue;
+    s->persistent = true;
+    s->constant = true;
+    // Main reads it through a graph input chain pointing at the slot Init fills.
+    ExecuteGraph& g = ctx.scope().graph();
+    const uint32_t in = g.AddGraphInput();
+    g.graph_input(in).SetPointer(s);
+    const TensorDesc& d = node.output(i)->desc();
+    const bool is_static = !s->boxed_kind && d.shape.IsFullyKnown() && RtShape::FromDims(d.shape.dims(), &s->t.shape);
+    if (is_static) s->t.dtype = d.dtype;
+    ctx.SetOutput(i, {ChainRef::kGraphInput, in}, is_static);
+  }
+  return Status::Ok();
+}
+
+Status ConvertCompute(NodeLowering& ctx) {
+  const ir::Node& node = ctx.node();
+  const ops::OpSchema* schema = ops::BuiltinOps().Find(ops::OpIdOf(node));
+  if (schema == nullptr || !exec::CanPrepare(node) || AnyBoxed(ctx)) return ConvertRef(ctx);
+  ModelLowering& m = ctx.model();
+  auto cn = std::make_shared<ComputeNode>();
+  cn->node = &node;
+  cn->schema = schema;
+  cn->opset = m.OpsetFor(node.domain());
+  cn->settings = m.options().settings;
+  cn->settings.opset = cn->opset;
+  cn->engines = &m.out().engines;
+  cn->cache_capacity = m.options().kernel_cache_capacity;
+  bool all_static = true;
+  for (int i = 0; i < node.num_inputs(); ++i) {
+    const ValueRef& r = ctx.inputs()[i];
+    cn->in.push_back(r.slot);
+    cn->in_format.push_back(node.input(i) != nullptr ? node.input(i)->desc().format : Format::kND);
+    if (r.slot != nullptr && !r.is_static) all_static = false;
+  }
+  cn->out = ctx.outputs();
+  for (int i = 0; i < node.num_outputs(); ++i) {
+    cn->out_format.push_back(node.output(i) != nullptr ? node.output(i)->desc().format : Format::kND);
+  }
+  cn->ref.node = &node;
+  cn->ref.opset = cn->opset;
+  cn->ref.seed = m.options().settings.seed;
+  cn->ref.in = cn->in;
+  cn->ref.out = cn->out;
+  // Static: every input shape is fixed and inference fixes the outputs without run-time values (an inference that
+  // fails here is left to run time, where the node may never run: a branch not taken).
+  bool is_static = false;
+  if (all_static) {
+    Status s = InferNode(*cn);
+    is_static = s.ok() && !cn->run.value_dependent && !cn->run.data_dependent;
+    if (!is_static) cn->run = ComputeNode::Run();
+  }
+  cn->dynamic = !is_static;
+  const std::vector<ChainRef> in_chains = ctx.InputChains(false);
+  if (cn->dynamic) {
+    ++m.out().stats.compute_dynamic;
+  } else {
+    ctx.AddInit(PrepareStaticKernel, "PrepareStatic", cn);
+    ++m.out().stats.compute_static;
+  }
+  if (m.options().fuse_compute) {
+    const uint32_t id = ctx.AddMain(ComputeKernel, "Compute", in_chains, static_cast<uint32_t>(node.num_outputs()), cn);
+    cn->free_after = ctx.TakeFrees(id);
+    ctx.AddReader(id);
+    for (int i = 0; i < node.num_outputs(); ++i) ctx.SetOutput(i, {id, static_cast<uint32_t>(i)}, is_static);
+    ++m.out().stats.fused;
+    return Status::Ok();
+  }
+  uint32_t infer = 0;
+  if (cn->dynamic) {
+    infer = ctx.AddMain(InferShapeKernel, "InferShape", in_chains, 0, cn);
+  }
+  const uint32_t alloc = ctx.AddMain(AllocMemoryKernel, "AllocMemory", in_chains, 0, cn);
+  if (cn->dynamic) ctx.scope().graph().AddControlEdge(infer, alloc);
+  const uint32_t launch =
+      ctx.AddMain(LaunchKernel, "Launch", in_chains, static_cast<uint32_t>(node.num_outputs()), cn);
+  ctx.scope().graph().AddControlEdge(alloc, launch);
+  ctx.AddReader(launch);
+  for (int i = 0; i < node.num_outputs(); ++i) ctx.SetOutput(i, {launch, static_cast<uint32_t>(i)}, is_static);
+  return Status::Ok();
+}
+
+}  // namespace ge::runtime::v2

@@ -1,0 +1,65 @@
+// Lowering (seed 002 §4.2, ge_facts.md §8 "Lowering"): an IR model (the graph of an IR .om, or a compiled graph
+// with unknown dims) becomes an ExecuteModel: Init (constants, kernels prepared for static shapes), Main (per
+// compute node InferShape where an input shape can change, AllocMemory, Launch, FreeMemory after the last reader)
+// and DeInit. Each IR node is lowered by its converter (converters.h, one table keyed by op id).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "ir/graph.h"
+#include "kernels/engine.h"
+#include "kernels/exec/prepared_kernel.h"
+#include "runtime/v2/execute_graph.h"
+#include "runtime/v2/executor.h"
+#include "runtime/v2/lowering/value_slot.h"
+
+namespace ge::runtime::v2 {
+
+struct LoweringOptions {
+  kernels::EngineList engines;     // who prepares kernels (exec::PrepareKernel); empty: ge's own kernels only
+  exec::RequestSettings settings;  // seed, intra-op threads, ISA cap (opset is set per node)
+  size_t kernel_cache_capacity = 8;  // prepared kernels kept per node (distinct shapes), LRU-evicted
+  // Offline optimization: a compute node's InferShape, AllocMemory, Launch and the FreeMemory of the values it reads
+  // last become one Compute kernel (one call per node when shapes repeat). Off for the multi-thread executor,
+  // which runs memory and launch kernels on separate workers.
+  bool fuse_compute = true;
+};
+
+// One lowered IR graph (the model's graph, or a subgraph of a control-flow node).
+struct LoweredGraph {
+  std::unique_ptr<ExecuteGraph> graph;
+  std::vector<ValueSlot*> inputs, outputs;  // the IR graph's inputs and outputs, in order
+  std::vector<const ir::Value*> ir_inputs, ir_outputs;
+  std::vector<ValueSlot*> run_owned;  // slots the graph's nodes fill: released after a failed run
+  std::unique_ptr<Executor> executor;  // subgraphs: sequential, on the model's ExecutionState
+};
+
+// Counts for inspection and tests.
+struct LoweringStats {
+  size_t init_nodes = 0, main_nodes = 0, deinit_nodes = 0;
+  size_t compute_static = 0, compute_dynamic = 0, fused = 0, ref_nodes = 0, control_nodes = 0, subgraphs = 0;
+};
+
+// Owns everything the three graphs point at. Members are declared so that the graphs go first, then the slots,
+// then the execution state.
+struct LoweredModel {
+  ExecutionState state;  // the one execution of the model's graphs; allocator and pool set by the owner
+  std::vector<std::unique_ptr<ValueSlot>> slots;
+  kernels::EngineList engines;
+  std::unique_ptr<ExecuteGraph> init, deinit;
+  LoweredGraph main;
+  LoweringStats stats;
+};
+
+// |model| must outlive the result (kernels keep pointers to its nodes and constants).
+StatusOr<std::unique_ptr<LoweredModel>> LowerModel(const ir::Model& model, const LoweringOptions& options);
+
+// Whether a desc is a plain tensor v2 keeps in RtTensor form (else the value is boxed: sequence, optional, string).
+bool IsPlainTensorDesc(const TensorDesc& d);
+
+}  // namespace ge::runtime::v2

@@ -1,0 +1,306 @@
+#include "runtime/v2/model_v2.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "kernels/builtin_engines.h"
+#include "om/ir_om.h"
+#include "runtime/v2/kernels/node_data.h"
+#include "runtime/v2/caching_allocator.h"
+#include "runtime/v2/simple_allocator.h"
+
+namespace ge::runtime::v2 {
+namespace {
+
+std::string RangeText(const DimRange& r) {
+  return std::to_string(r.lo) + "~" + (r.hi < 0 ? std::string("") : std::to_string(r.hi));
+}
+
+Status CheckInput(const Value& v, const ir::Value& decl, const std::vector<DimRange>* ranges) {
+  const TensorDesc& d = decl.desc();
+  const std::string what = "input '" + decl.name() + "'";
+  if (!IsPlainTensorDesc(d)) {
+    if (d.kind == ValueKind::kSequence && !v.is_sequence()) return InvalidArgument(what + ": expected a sequence");
+    if (d.kind == ValueKind::kTensor && !v.is_tensor()) return InvalidArgument(what + ": expected a tensor");
+    return Status::Ok();
+  }
+  if (!v.is_tensor() || !v.tensor.valid()) return InvalidArgument(what + ": expected a tensor");
+  const Tensor& t = v.tensor;
+  if (t.dtype() != d.dtype) {
+    return InvalidArgument(what + ": expected dtype " + DataTypeName(d.dtype) + ", got " + DataTypeName(t.dtype()));
+  }
+  if (t.rank() > kMaxRtRank) {
+    return InvalidArgument(what + ": rank " + std::to_string(t.rank()) + " is above runtime v2's limit of " +
+                           std::to_string(kMaxRtRank));
+  }
+  if (!d.shape.unknown_rank()) {
+    bool ok = t.rank() == d.shape.rank();
+    for (int i = 0; ok && i < t.rank(); ++i) ok = d.shape.dim(i) < 0 || d.shape.dim(i) == t.dim(i);
+    if (!ok) {
+      return InvalidArgument(what + ": expected shape " + d.shape.ToString() + ", got " + DimsToString(t.dims()));
+    }
+  }
+  if (ranges != nullptr) {
+    for (int i = 0; i < t.rank() && i < static_cast<int>(ranges->size()); ++i) {
+      const DimRange& r = (*ranges)[i];
+      if (t.dim(i) < r.lo || (r.hi >= 0 && t.dim(i) > r.hi)) {
+        return OutOfRange(what + ": dim " + std::to_string(i) + " is " + std::to_string(t.dim(i)) +
+                          ", outside the range " + RangeText(r) + " the model was compiled for (shape " +
+                          DimsToString(t.dims()) + ")");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+StatusOr<std::vector<IoDesc>> Describe(const std::vector<const ir::Value*>& values, const char* what,
+                                       std::string* reason) {
+  std::vector<IoDesc> out;
+  for (const ir::Value* v : values) {
+    const TensorDesc& d = v->desc();
+    if (!IsPlainTensorDesc(d) || !d.shape.IsFullyKnown()) {
+      if (reason->empty()) {
+        *reason = std::string(what) + " '" + v->name() + "' is " + d.ToString() + ", not a numeric tensor of known dims";
+      }
+      continue;
+    }
+    GE_ASSIGN_OR_RETURN(int64_t n, StorageNumElements(d.shape.dims(), d.format));
+    out.push_back(IoDesc{v->name(), d, static_cast<size_t>(n) * DataTypeSize(d.dtype)});
+  }
+  return out;
+}
+
+struct AsyncRun {
+  ModelV2* model;
+  std::vector<DataBuffer> inputs, outputs;
+};
+
+Status RunAsync(void* args, rt::TaskContext& ctx) {
+  std::unique_ptr<AsyncRun> run(static_cast<AsyncRun*>(args));
+  if (ctx.Stopped()) return Aborted("model '" + run->model->name() + "': the stream was stopped");
+  return run->model->Execute(run->inputs, run->outputs);
+}
+
+}  // namespace
+
+Status ModelV2Options::ApplyGeOptions(const std::map<std::string, std::string>& options) {
+  auto it = options.find("ge.exec.v2Executor");
+  if (it != options.end()) {
+    GE_ASSIGN_OR_RETURN(executor, ParseExecutorKind(it->second));
+  }
+  it = options.find("ge.exec.v2KernelCacheCapacity");
+  if (it != options.end()) {
+    char* end = nullptr;
+    const long long v = std::strtoll(it->second.c_str(), &end, 10);
+    if (it->second.empty() || *end != '\0' || v < 1 || v > 4096) {
+      return InvalidArgument("option ge.exec.v2KernelCacheCapacity must be 1..4096, got '" + it->second + "'");
+    }
+    kernel_cache_capacity = static_cast<size_t>(v);
+  }
+  it = options.find("ge.exec.staticMemoryPolicy");
+  if (it != options.end()) {
+    GE_RETURN_IF_ERROR(OverCapPolicyFromStaticMemoryPolicy(it->second).status());
+    static_memory_policy = it->second;
+  }
+  return Status::Ok();
+}
+
+StatusOr<std::unique_ptr<ModelV2>> ModelV2::Load(std::unique_ptr<ir::Model> model, const ModelV2Options& options,
+                                                 std::string name, std::shared_ptr<const void> keep_alive) {
+  if (model == nullptr || model->graph == nullptr) return InvalidArgument("ModelV2::Load: no model");
+  auto m = std::unique_ptr<ModelV2>(new ModelV2);
+  m->keep_alive_ = std::move(keep_alive);
+  m->name_ = name.empty() ? model->graph->name() : std::move(name);
+  m->owned_model_ = std::move(model);
+  GE_RETURN_IF_ERROR(m->Init(options));
+  return m;
+}
+
+StatusOr<std::unique_ptr<ModelV2>> ModelV2::Load(std::shared_ptr<const om::OmReader> om,
+                                                 const ModelV2Options& options) {
+  if (om == nullptr) return InvalidArgument("ModelV2::Load: null reader");
+  if (om->header().model_type != om::OmModelType::kIr) {
+    return FailedPrecondition("the .om is not an IR model (model type " +
+                              std::to_string(static_cast<int>(om->header().model_type)) + ")");
+  }
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, om::ReadIrOm(*om));
+  if (model->graph == nullptr) return DataLoss("the IR model has no graph");
+  std::string name = om->header().name;
+  return Load(std::move(model), options, std::move(name), std::move(om));
+}
+
+Status ModelV2::Init(const ModelV2Options& options) {
+  LoweringOptions lo;
+  lo.engines = options.engines.empty() ? kernels::BuiltinEngines() : options.engines;
+  lo.settings.seed = options.seed;
+  lo.settings.intra_op_threads = options.intra_op_threads < 1 ? 1 : options.intra_op_threads;
+  lo.kernel_cache_capacity = options.kernel_cache_capacity;
+  lo.fuse_compute = options.executor != ExecutorKind::kMultiThread;
+  GE_ASSIGN_OR_RETURN(lowered_, LowerModel(*owned_model_, lo));
+  if (options.device != nullptr) {
+    CachingAllocatorOptions ca;
+    GE_ASSIGN_OR_RETURN(ca.over_cap, OverCapPolicyFromStaticMemoryPolicy(options.static_memory_policy));
+    allocator_ = std::make_unique<CachingAllocator>(options.device, ca);
+  } else {
+    allocator_ = std::make_unique<SimpleAllocator>();
+  }
+  lowered_->state.allocator = allocator_.get();
+  lowered_->state.stop = &stop_;
+  lowered_->state.pool = options.pool;
+  {
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<Executor> init,
+                        CreateExecutor(ExecutorKind::kSequential, lowered_->init.get(), &lowered_->state));
+    Status s = init->Run();
+    if (!s.ok()) return s.WithContext("model '" + name_ + "': Init");
+  }
+  lowered_->init.reset();  // run once, then dropped
+  GE_ASSIGN_OR_RETURN(main_executor_, CreateExecutor(options.executor, lowered_->main.graph.get(), &lowered_->state,
+                                                     options.executor_threads));
+  ranges_ = options.input_ranges;
+  for (const ir::Value* v : lowered_->main.ir_inputs) {
+    auto it = ranges_.find(v->name());
+    input_ranges_.push_back(it == ranges_.end() ? nullptr : &it->second);
+  }
+  for (const auto& [input, r] : ranges_) {
+    bool found = false;
+    for (const ir::Value* v : lowered_->main.ir_inputs) found = found || v->name() == input;
+    if (!found) return InvalidArgument("a dim range names '" + input + "', which is not an input of the model");
+  }
+  GE_ASSIGN_OR_RETURN(io_inputs_, Describe(lowered_->main.ir_inputs, "input", &dynamic_reason_));
+  GE_ASSIGN_OR_RETURN(io_outputs_, Describe(lowered_->main.ir_outputs, "output", &dynamic_reason_));
+  return Status::Ok();
+}
+
+ModelV2::~ModelV2() { Unload().IgnoreError(); }
+
+Status ModelV2::Unload() {
+  std::lock_guard<std::mutex> lk(run_mu_);
+  if (unloaded_) return Status::Ok();
+  unloaded_ = true;
+  Status s;
+  if (lowered_ != nullptr && lowered_->deinit != nullptr) {
+    auto deinit = CreateExecutor(ExecutorKind::kSequential, lowered_->deinit.get(), &lowered_->state);
+    s = deinit.ok() ? (*deinit)->Run() : deinit.status();
+  }
+  main_executor_.reset();
+  lowered_.reset();
+  return s;
+}
+
+uint64_t ModelV2::kernels_prepared() const {
+  uint64_t n = 0;
+  if (lowered_ == nullptr || lowered_->main.graph == nullptr) return 0;
+  const ExecuteGraph& g = *lowered_->main.graph;
+  for (size_t i = 0; i < g.num_nodes(); ++i) {
+    const ExecNode& node = g.node(static_cast<uint32_t>(i));
+    if (node.fn == LaunchKernel || node.fn == ComputeKernel) n += static_cast<const ComputeNode*>(node.ctx.node_data)->run.prepares;
+  }
+  return n;
+}
+
+Status ModelV2::BindInputs(const std::vector<Value>& inputs) {
+  const LoweredGraph& g = lowered_->main;
+  if (inputs.size() != g.inputs.size()) {
+    return InvalidArgument("model '" + name_ + "' has " + std::to_string(g.inputs.size()) + " inputs, got " +
+                           std::to_string(inputs.size()));
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    GE_RETURN_IF_ERROR(CheckInput(inputs[i], *g.ir_inputs[i], input_ranges_[i]));
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    ValueSlot* s = g.inputs[i];
+    if (s->boxed_kind) {
+      s->boxed = inputs[i];
+    } else {
+      GE_RETURN_IF_ERROR(SetSlotTensor(s, inputs[i].tensor));
+    }
+  }
+  return Status::Ok();
+}
+
+Status ModelV2::CollectOutputs(std::vector<Value>* outputs) {
+  const LoweredGraph& g = lowered_->main;
+  outputs->resize(g.outputs.size());
+  for (size_t i = 0; i < g.outputs.size(); ++i) {
+    const ValueSlot& s = *g.outputs[i];
+    Value& out = (*outputs)[i];
+    if (s.boxed_kind || (s.keep.valid() && s.keep.raw_data() == s.t.data)) {
+      out = SlotValue(s);
+      continue;
+    }
+    const Dims dims = s.t.shape.ToDims();
+    const bool reuse = out.is_tensor() && out.tensor.valid() && out.tensor.storage().use_count() == 1 &&
+                       out.tensor.dtype() == s.t.dtype && out.tensor.dims() == dims;
+    if (!reuse) {
+      GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(s.t.dtype, dims));
+      out = Value(std::move(t));
+    }
+    if (s.t.bytes != 0) std::memcpy(out.tensor.raw_data(), s.t.data, s.t.bytes);
+  }
+  return Status::Ok();
+}
+
+void ModelV2::ReleaseRun(bool failed) {
+  Allocator* a = allocator_.get();
+  // After a successful run FreeMemory released everything but the outputs; after a failure anything may be held.
+  if (failed) {
+    for (ValueSlot* s : lowered_->main.run_owned) ReleaseSlot(s, a);
+  } else {
+    for (ValueSlot* s : lowered_->main.outputs) {
+      if (!s->persistent) ReleaseSlot(s, a);
+    }
+  }
+  for (ValueSlot* s : lowered_->main.inputs) ReleaseSlot(s, a);
+}
+
+Status ModelV2::Execute(const std::vector<Value>& inputs, std::vector<Value>* outputs) {
+  std::lock_guard<std::mutex> lk(run_mu_);
+  if (unloaded_) return FailedPrecondition("model '" + name_ + "' was unloaded");
+  if (stop_.load()) return Aborted("model '" + name_ + "' was aborted");
+  Status s = BindInputs(inputs);
+  if (s.ok()) s = main_executor_->Run();
+  if (s.ok()) s = CollectOutputs(outputs);
+  ReleaseRun(!s.ok());
+  return s;
+}
+
+Status ModelV2::Execute(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs) {
+  if (!dynamic_reason_.empty()) {
+    return FailedPrecondition("model '" + name_ + "': " + dynamic_reason_ + "; fixed-size buffers need fixed shapes");
+  }
+  GE_RETURN_IF_ERROR(CheckBuffers(io_inputs_, inputs, "input"));
+  GE_RETURN_IF_ERROR(CheckBuffers(io_outputs_, outputs, "output"));
+  std::vector<Value> in;
+  in.reserve(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    auto storage = TensorStorage::Borrow(const_cast<void*>(inputs[i].data), inputs[i].size, nullptr);
+    in.emplace_back(Tensor(io_inputs_[i].desc.dtype, io_inputs_[i].desc.shape.dims(), std::move(storage)));
+  }
+  std::vector<Value> out(outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    auto storage = TensorStorage::Borrow(outputs[i].data, outputs[i].size, nullptr);
+    out[i] = Value(Tensor(io_outputs_[i].desc.dtype, io_outputs_[i].desc.shape.dims(), std::move(storage)));
+  }
+  GE_RETURN_IF_ERROR(Execute(in, &out));
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Tensor& t = out[i].tensor;
+    if (!out[i].is_tensor() || t.dtype() != io_outputs_[i].desc.dtype || t.nbytes() != outputs[i].size) {
+      return Internal("model '" + name_ + "': output '" + io_outputs_[i].name + "' came out as " +
+                      std::to_string(t.nbytes()) + " bytes, not as described");
+    }
+    if (t.raw_data() != outputs[i].data && t.nbytes() != 0) std::memcpy(outputs[i].data, t.raw_data(), t.nbytes());
+  }
+  return Status::Ok();
+}
+
+Status ModelV2::ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
+                             rt::Stream& stream) {
+  GE_RETURN_IF_ERROR(CheckBuffers(io_inputs_, inputs, "input"));
+  GE_RETURN_IF_ERROR(CheckBuffers(io_outputs_, outputs, "output"));
+  auto* run = new AsyncRun{this, inputs, outputs};
+  Status s = stream.Enqueue(rt::Task{RunAsync, run});
+  if (!s.ok()) delete run;
+  return s;
+}
+
+}  // namespace ge::runtime::v2

@@ -1,0 +1,114 @@
+// ModelV2 (GE's ModelV2Executor, seed 002 §4.3): a model run on runtime v2. Load lowers the IR (lowering/), runs
+// Init once and drops it, and creates the Main executor (option ge.exec.v2Executor); Execute feeds input tensors
+// of any shape the model accepts and returns outputs at their run-time shapes; Unload runs DeInit.
+//
+// Two interfaces: the dynamic one (Execute on ge::Values, what `ge run` and `ge test-onnx --v2` use) and the
+// ExecutableModel one (fixed-size buffers, for the loader behind the public offline-model API; only for models
+// whose inputs and outputs all have known dims).
+// Threading: every method may be called from any thread; executions are serialized (one Main graph instance).
+#pragma once
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/value.h"
+#include "ir/graph.h"
+#include "om/om_reader.h"
+#include "rt/device.h"
+#include "rt/task.h"
+#include "runtime/executable_model.h"
+#include "runtime/v2/executor.h"
+#include "runtime/v2/lowering/lowering.h"
+
+namespace ge::runtime::v2 {
+
+// Bounds of one input dim (`ge compile --input_shape="seq:1~512"`); an input outside them is refused.
+struct DimRange {
+  int64_t lo = 0, hi = -1;  // hi < 0: unbounded
+};
+
+struct ModelV2Options {
+  ExecutorKind executor = ExecutorKind::kSequential;  // ge.exec.v2Executor
+  int executor_threads = 2;   // workers of the multi-thread executor
+  int intra_op_threads = 1;   // threads one kernel may use
+  uint64_t seed = 0;          // random ops without a seed attribute
+  size_t kernel_cache_capacity = 8;
+  kernels::EngineList engines;  // empty: kernels::BuiltinEngines()
+  // Per input name, per dim: its range (dims without one: any size). Known dims must match exactly regardless.
+  std::map<std::string, std::vector<DimRange>> input_ranges;
+  // Where the caching allocator takes memory from (outlives the model); null: plain host memory (SimpleAllocator).
+  rt::Device* device = nullptr;
+  // Intra-op threads for ge's kernels (outlives the model); null: they run serially.
+  rt::IntraOpPool* pool = nullptr;
+  // ge.exec.staticMemoryPolicy semantics for run-time memory (caching_allocator.h); the cap follows the peak.
+  std::string static_memory_policy;
+
+  // Applies GE option keys this runtime reads (ge.exec.v2Executor, ge.exec.v2KernelCacheCapacity: prepared kernels
+  // kept per node, ge.exec.staticMemoryPolicy); others are ignored.
+  Status ApplyGeOptions(const std::map<std::string, std::string>& options);
+};
+
+class ModelV2 final : public ExecutableModel {
+ public:
+  // |model| must outlive the ModelV2 unless owned by it (the unique_ptr form); |keep_alive| holds what its constants
+  // borrow (the .om mapping).
+  static StatusOr<std::unique_ptr<ModelV2>> Load(std::unique_ptr<ir::Model> model, const ModelV2Options& options,
+                                                 std::string name = "", std::shared_ptr<const void> keep_alive = nullptr);
+  // An IR .om (model type kIr).
+  static StatusOr<std::unique_ptr<ModelV2>> Load(std::shared_ptr<const om::OmReader> om, const ModelV2Options& options);
+  ~ModelV2() override;
+
+  // Inputs in graph-input order: dtypes, ranks and known dims must match the model's declarations, and dims with
+  // a range must lie in it. *outputs: the graph outputs at their run-time shapes; tensors already in *outputs are
+  // reused (written in place) when this model's earlier result is held nowhere else and the dtype and dims repeat.
+  Status Execute(const std::vector<Value>& inputs, std::vector<Value>* outputs);
+  // Runs DeInit and frees the graphs; later Executes fail. Idempotent.
+  Status Unload();
+
+  const std::vector<const ir::Value*>& graph_inputs() const { return lowered_->main.ir_inputs; }
+  const std::vector<const ir::Value*>& graph_outputs() const { return lowered_->main.ir_outputs; }
+  const LoweringStats& stats() const { return lowered_->stats; }
+  // Kernels prepared since load, summed over nodes (cache misses; for tests and statistics).
+  uint64_t kernels_prepared() const;
+  // Every input and output a tensor of known dims (the ExecutableModel interface then applies); else why not.
+  const std::string& dynamic_io_reason() const { return dynamic_reason_; }
+
+  // ExecutableModel (fixed-size buffers).
+  const std::string& name() const override { return name_; }
+  const std::vector<IoDesc>& inputs() const override { return io_inputs_; }
+  const std::vector<IoDesc>& outputs() const override { return io_outputs_; }
+  Status Execute(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs) override;
+  Status ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
+                      rt::Stream& stream) override;
+  void Abort() override { stop_.store(true); }
+  void ResetAbort() override { stop_.store(false); }
+  const char* runtime_name() const override { return "v2"; }
+
+ private:
+  ModelV2() = default;
+  Status Init(const ModelV2Options& options);
+  Status BindInputs(const std::vector<Value>& inputs);
+  Status CollectOutputs(std::vector<Value>* outputs);
+  void ReleaseRun(bool failed);
+
+  std::shared_ptr<const void> keep_alive_;  // what the IR's constants borrow; declared first, destroyed last
+  std::unique_ptr<ir::Model> owned_model_;
+  std::unique_ptr<Allocator> allocator_;        // outlives the lowered model's slots
+  std::unique_ptr<LoweredModel> lowered_;
+  std::unique_ptr<Executor> main_executor_;
+  std::string name_;
+  std::map<std::string, std::vector<DimRange>> ranges_;
+  std::vector<const std::vector<DimRange>*> input_ranges_;  // per input, or null
+  std::vector<IoDesc> io_inputs_, io_outputs_;
+  std::string dynamic_reason_;
+  std::atomic<bool> stop_{false};
+  std::mutex run_mu_;
+  bool unloaded_ = false;
+};
+
+}  // namespace ge::runtime::v2
