@@ -9,6 +9,8 @@
 namespace ge::runtime::v2 {
 namespace {
 
+constexpr size_t kStopCheckNodes = 64;  // a power of two
+
 class SequentialExecutor final : public Executor {
  public:
   SequentialExecutor(ExecuteGraph* graph, ExecutionState* exec) : graph_(graph), exec_(exec) {
@@ -24,8 +26,13 @@ class SequentialExecutor final : public Executor {
   Status Run() override {
     const Flat* n = nodes_.data();
     const size_t count = nodes_.size();
+    const std::atomic<bool>* stop = exec_->stop;
     size_t failed = count;
     for (size_t i = 0; i < count; ++i) {
+      // The stop flag is read once per kStopCheckNodes nodes (an abort waits at most that many kernels).
+      if ((i & (kStopCheckNodes - 1)) == 0 && stop != nullptr && stop->load(std::memory_order_relaxed)) {
+        return Aborted("execution stopped before node '" + graph_->node(static_cast<uint32_t>(i)).name + "'");
+      }
       if (n[i].fn(n[i].ctx) != kStatusSuccess) {
         failed = i;
         break;

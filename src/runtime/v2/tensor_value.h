@@ -40,13 +40,26 @@ struct RtShape {
   }
 };
 
+// Hot fields first: data, bytes, block, the shape version and a shape of rank <= 2 share one cache line when the
+// tensor starts one (ValueSlot is 64-byte aligned).
 struct RtTensor {
-  DataType dtype = DataType::kUndefined;
-  Format format = Format::kND;
-  RtShape shape;
   void* data = nullptr;      // null for an empty tensor or before allocation
   size_t bytes = 0;          // what data holds
   MemBlock* block = nullptr; // the allocator's block behind data, when the execution allocated it (else null)
+  // Bumped by SetDesc whenever dtype or shape change: a consumer that saw the same version saw the same desc.
+  uint32_t version = 0;
+  DataType dtype = DataType::kUndefined;
+  Format format = Format::kND;
+  RtShape shape;
+
+  void SetDesc(DataType d, const RtShape& s) {
+    if (d != dtype || s != shape) {
+      dtype = d;
+      shape = s;
+      ++version;
+    }
+  }
 };
+
 
 }  // namespace ge::runtime::v2

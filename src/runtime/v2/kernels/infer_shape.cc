@@ -12,6 +12,12 @@ bool FullyKnown(const TensorDesc& d) { return d.kind == ValueKind::kTensor && d.
 
 bool ShapesUnchanged(const ComputeNode& n) {
   const ComputeNode::Run& r = n.run;
+  if (r.versioned) {
+    for (size_t i = 0; i < n.in.size(); ++i) {
+      if (n.in[i] != nullptr && n.in[i]->t.version != r.in_versions[i]) return false;
+    }
+    return true;
+  }
   for (size_t i = 0; i < n.in.size(); ++i) {
     if (n.in[i] != nullptr && n.in[i]->t.shape != r.in_shapes[i]) return false;
   }
@@ -115,8 +121,7 @@ Status Reinfer(const ComputeNode& n) {
         return Unimplemented("value '" + s->name + "' has rank " + std::to_string(outs[i].shape.rank()) +
                              "; runtime v2 holds tensors of rank at most " + std::to_string(kMaxRtRank));
       }
-      if (outs[i].dtype != DataType::kUndefined) s->t.dtype = outs[i].dtype;
-      s->t.shape = shape;
+      s->t.SetDesc(outs[i].dtype != DataType::kUndefined ? outs[i].dtype : s->t.dtype, shape);
       GE_ASSIGN_OR_RETURN(int64_t count, StorageNumElements(outs[i].shape.dims(), n.out_format[i]));
       const uint64_t elem = DataTypeSize(s->t.dtype);
       if (count > 0 && elem > static_cast<uint64_t>(kMaxTensorBytes) / static_cast<uint64_t>(count)) {
@@ -126,9 +131,14 @@ Status Reinfer(const ComputeNode& n) {
       r.out_bytes[i] = static_cast<size_t>(count) * elem;
     }
   }
-  r.in_shapes.resize(n.in.size());
-  for (size_t i = 0; i < n.in.size(); ++i) {
-    if (n.in[i] != nullptr) r.in_shapes[i] = n.in[i]->t.shape;
+  r.versioned = n.in.size() <= ComputeNode::kInlineInputs;
+  if (r.versioned) {
+    for (size_t i = 0; i < n.in.size(); ++i) r.in_versions[i] = n.in[i] != nullptr ? n.in[i]->t.version : 0;
+  } else {
+    r.in_shapes.resize(n.in.size());
+    for (size_t i = 0; i < n.in.size(); ++i) {
+      if (n.in[i] != nullptr) r.in_shapes[i] = n.in[i]->t.shape;
+    }
   }
   r.values.clear();
   for (int i : r.value_inputs) r.values.append(static_cast<const char*>(n.in[i]->t.data), n.in[i]->t.bytes);

@@ -50,11 +50,34 @@ struct PreparedEntry {
   uint64_t last_use = 0;
 };
 
-struct ComputeNode {
-  // What every run reads first (kept together).
+struct alignas(64) ComputeNode {
+  static constexpr size_t kInlineInputs = 4;  // inputs whose desc versions the fast path compares
+
+  // What every run reads first (kept together, `run`'s hot fields included).
   bool dynamic = false;  // shapes can change: InferShape runs in Main
   std::vector<ValueSlot*> in, out;       // per node input / output; nullptr = omitted
   std::vector<ValueSlot*> free_after;    // ComputeKernel (fused): values dead once the node ran
+
+  struct Run {
+    bool inferred = false;
+    bool value_dependent = false;    // inference reads the values of value_inputs
+    bool always_infer = false;       // outputs sized only by the kernel: infer (and fall back) every run
+    bool data_dependent = false;     // this run: the reference kernel sizes the outputs (RefNode)
+    // in.size() <= kInlineInputs: in_versions[i] is in[i]'s RtTensor::version at the last inference, and an
+    // unchanged input desc is one compare; else in_shapes are compared.
+    bool versioned = false;
+    uint32_t in_versions[kInlineInputs] = {};
+    PreparedEntry* current = nullptr;  // kernel for the current descs; null: Launch chooses one
+    std::vector<size_t> out_bytes;   // per output, from the last inference
+    std::vector<RtShape> in_shapes;  // at the last inference
+    std::vector<int> value_inputs;
+    std::string values;              // their bytes at the last inference
+    std::vector<std::unique_ptr<PreparedEntry>> cache;  // at most cache_capacity, least recently used evicted
+    uint64_t tick = 0;
+    uint64_t prepares = 0;  // kernels prepared (cache misses), for tests and statistics
+  };
+  mutable Run run;
+
   const ir::Node* node = nullptr;
   const ops::OpSchema* schema = nullptr;
   int64_t opset = 17;
@@ -63,22 +86,6 @@ struct ComputeNode {
   const kernels::EngineList* engines = nullptr;  // the model's; outlives the graph
   size_t cache_capacity = 8;
   RefNode ref;           // same slots: runs the node when its output shapes depend on data
-
-  struct Run {
-    bool inferred = false;
-    bool value_dependent = false;    // inference reads the values of value_inputs
-    bool always_infer = false;       // outputs sized only by the kernel: infer (and fall back) every run
-    bool data_dependent = false;     // this run: the reference kernel sizes the outputs (RefNode)
-    PreparedEntry* current = nullptr;  // kernel for the current descs; null: Launch chooses one
-    std::vector<RtShape> in_shapes;  // at the last inference
-    std::vector<size_t> out_bytes;   // per output, from the last inference
-    std::vector<int> value_inputs;
-    std::string values;              // their bytes at the last inference
-    std::vector<std::unique_ptr<PreparedEntry>> cache;  // at most cache_capacity, least recently used evicted
-    uint64_t tick = 0;
-    uint64_t prepares = 0;  // kernels prepared (cache misses), for tests and statistics
-  };
-  mutable Run run;
 };
 
 // Frees the listed slots (FreeMemory in Main after the values' last readers; DeInit releases constants).

@@ -51,12 +51,21 @@ std::vector<std::string> FreeNames(const ir::Graph& g) {
   return std::vector<std::string>(names.begin(), names.end());
 }
 
+// Memory kernels run in the multi-thread executor's memory section (one worker: they never overlap each other);
+// FreeMemory before anything else that is ready (memory goes back before new allocations take more).
+static void TagForExecutors(ExecNode* node) {
+  if (node->fn == AllocMemoryKernel || node->fn == FreeMemoryKernel) node->section = CriticalSection::kMemory;
+  node->priority = node->fn == FreeMemoryKernel ? 1 : 0;
+}
+
 // ---- NodeLowering
 
 uint32_t NodeLowering::AddMain(KernelFn fn, const char* kind, const std::vector<ChainRef>& in, uint32_t num_outputs,
                                std::shared_ptr<const void> data) {
   ++model().out().stats.main_nodes;
-  return scope_->graph().AddNode(fn, node_->name() + "/" + kind, in, num_outputs, std::move(data));
+  const uint32_t id = scope_->graph().AddNode(fn, node_->name() + "/" + kind, in, num_outputs, std::move(data));
+  TagForExecutors(&scope_->graph().node(id));
+  return id;
 }
 
 uint32_t NodeLowering::AddInit(KernelFn fn, const char* kind, std::shared_ptr<const void> data) {
@@ -364,6 +373,7 @@ Status GraphScope::LowerNode(const ir::Node& n, const std::vector<const ir::Valu
   if (!list->slots.empty()) {
     ++m.out().stats.main_nodes;
     free_node = eg.AddNode(FreeMemoryKernel, n.name() + "/FreeMemory", chains, 0, list);
+    TagForExecutors(&eg.node(free_node));
   }
   // The node freeing a value waits for every reader of it (topological executors; the sequential order has it).
   auto wait_for_readers = [&](uint32_t node) {

@@ -10,8 +10,7 @@ Status SetSlotTensor(ValueSlot* s, Tensor t) {
     return Unimplemented("value '" + s->name + "' has rank " + std::to_string(t.rank()) +
                          "; runtime v2 holds tensors of rank at most " + std::to_string(kMaxRtRank));
   }
-  s->t.dtype = t.dtype();
-  s->t.shape = shape;
+  s->t.SetDesc(t.dtype(), shape);
   s->t.data = t.raw_data();
   s->t.bytes = t.nbytes();
   s->t.block = nullptr;

@@ -15,8 +15,8 @@
 
 namespace ge::runtime::v2 {
 
-struct ValueSlot {
-  RtTensor t;
+struct alignas(64) ValueSlot {
+  RtTensor t;  // first: its hot fields share the slot's first cache line
   Tensor keep;   // owner of t.data when it is not an allocator block (else invalid)
   Value boxed;   // boxed_kind values
   bool boxed_kind = false;  // fixed at lowering: not a plain tensor
