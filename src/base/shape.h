@@ -19,6 +19,13 @@ StatusOr<int64_t> CheckedNumElements(const Dims& dims);
 int64_t NumElements(const Dims& dims);
 std::string DimsToString(const Dims& dims);  // "[1,3,224,224]"
 
+// Bounds of one dim (`ge compile --input_shape="seq:1~512"`); {0, -1}: any size.
+struct DimRange {
+  int64_t lo = 0, hi = -1;  // hi < 0: unbounded
+  bool Contains(int64_t d) const { return d >= lo && (hi < 0 || d <= hi); }
+  bool operator==(const DimRange& o) const { return lo == o.lo && hi == o.hi; }
+};
+
 class Shape {
  public:
   Shape() = default;  // scalar (rank 0)

@@ -40,6 +40,9 @@ StatusOr<IsaLevel> ResolveTarget(const std::string& target, const kernels::Engin
 
 Status FixInputShapes(ir::Model& model, const CompileOptions& options, CompileReport* report) {
   ir::Graph& g = *model.graph;
+  for (const auto& [name, ranges] : options.input_ranges) {
+    if (options.input_shapes.count(name) == 0) return Internal("a dim range for '" + name + "' without its shape");
+  }
   for (const auto& [name, dims] : options.input_shapes) {
     bool found = false;
     for (const ir::Value* v : g.inputs()) found = found || v->name() == name;
@@ -49,9 +52,18 @@ Status FixInputShapes(ir::Model& model, const CompileOptions& options, CompileRe
     TensorDesc& d = v->desc();
     auto it = options.input_shapes.find(v->name());
     if (it != options.input_shapes.end()) {
-      for (int64_t dim : it->second) {
-        if (dim < 0) return InvalidArgument("--input_shape for '" + v->name() + "' has a negative dim");
+      const auto ranges = options.input_ranges.find(v->name());
+      const std::vector<DimRange>* range = ranges == options.input_ranges.end() ? nullptr : &ranges->second;
+      if (range != nullptr && range->size() != it->second.size()) {
+        return Internal("--input_shape for '" + v->name() + "': dims and ranges disagree");
       }
+      for (size_t i = 0; i < it->second.size(); ++i) {
+        const bool ranged = range != nullptr && !((*range)[i] == DimRange{});
+        if (it->second[i] < 0 && !ranged) {
+          return InvalidArgument("--input_shape for '" + v->name() + "' has a negative dim");
+        }
+      }
+      Shape shape(it->second);
       if (!d.shape.unknown_rank()) {
         const Dims& declared = d.shape.dims();
         if (declared.size() != it->second.size()) {
@@ -59,12 +71,19 @@ Status FixInputShapes(ir::Model& model, const CompileOptions& options, CompileRe
                                  std::to_string(it->second.size()) + " but the model declares " + d.ToString());
         }
         for (size_t i = 0; i < declared.size(); ++i) {
-          if (declared[i] >= 0 && declared[i] != it->second[i]) {
+          if (declared[i] < 0) {
+            if (it->second[i] < 0) shape.set_symbol(static_cast<int>(i), d.shape.symbol(static_cast<int>(i)));
+            continue;
+          }
+          const bool fits = it->second[i] < 0 ? (*range)[i].Contains(declared[i]) : declared[i] == it->second[i];
+          if (!fits) {
             return InvalidArgument("--input_shape for '" + v->name() + "' contradicts the declared " + d.ToString());
           }
+          shape.set_dim(static_cast<int>(i), declared[i]);
         }
       }
-      d.shape = Shape(it->second);
+      d.shape = shape;
+      if (range != nullptr) model.input_ranges[v->name()] = *range;
       continue;
     }
     // Unknown dims stay symbolic: the model compiles dynamic (runtime v2) and runs at any size.

@@ -54,6 +54,9 @@ struct CompileOptions {
   // Per graph input: the dims to compile for (`--input_shape`). Inputs not listed keep their declared dims; an
   // unknown dim left after that stays symbolic (the model is dynamic and runs on runtime v2; the report says so).
   std::map<std::string, Dims> input_shapes;
+  // Per input, per dim: a range (input_shape_spec.h) for the dims input_shapes gives as kUnknownDim; the dim stays
+  // symbolic and the range is recorded in the IR .om (ir::Model::input_ranges), which runtime v2 enforces.
+  std::map<std::string, std::vector<DimRange>> input_ranges;
   std::string model_name;  // default: the graph's name
   // Write the IR .om (run by runtime v2) even when the graph could be a static model (`ge test-onnx --v2`).
   bool force_dynamic = false;

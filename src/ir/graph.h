@@ -214,6 +214,9 @@ struct Model {
   // Every root-graph initializer a training graph names (binding key or capture), by name, whether or not the
   // inference graph uses it: the training state's initial values.
   std::map<std::string, Tensor> training_initializers;
+  // Per root-graph input name, per dim: the range it accepts (`ge compile --input_shape="seq:1~512"`); inputs
+  // not listed accept any size of their unknown dims. Serialized in the IR .om; runtime v2 enforces it.
+  std::map<std::string, std::vector<DimRange>> input_ranges;
   int64_t OpsetFor(const std::string& domain) const;
 };
 

@@ -350,6 +350,14 @@ StatusOr<proto::IrModelProto> ModelToProto(const ir::Model& model, WeightSink* s
     o->set_version(version);
   }
   if (model.graph) GE_RETURN_IF_ERROR(GraphToProto(*model.graph, p.mutable_graph(), sink));
+  for (const auto& [input, ranges] : model.input_ranges) {
+    proto::InputRangeProto* r = p.add_input_ranges();
+    r->set_input(input);
+    for (const DimRange& d : ranges) {
+      r->add_lo(d.lo);
+      r->add_hi(d.hi);
+    }
+  }
   return p;
 }
 
@@ -361,6 +369,18 @@ StatusOr<std::unique_ptr<ir::Model>> ModelFromProto(const proto::IrModelProto& p
   if (p.has_graph()) {
     m->graph = std::make_unique<ir::Graph>(p.graph().name());
     GE_RETURN_IF_ERROR(GraphFromProto(p.graph(), m->graph.get(), source, 0));
+  }
+  for (const proto::InputRangeProto& r : p.input_ranges()) {
+    const std::string what = "dim ranges of input '" + r.input() + "'";
+    if (r.lo_size() != r.hi_size() || r.lo_size() > 64) return DataLoss(what + ": malformed");
+    if (m->input_ranges.count(r.input()) != 0) return DataLoss(what + ": given twice");
+    std::vector<DimRange>& dims = m->input_ranges[r.input()];
+    for (int i = 0; i < r.lo_size(); ++i) {
+      if (r.lo(i) < 0 || (r.hi(i) >= 0 && r.hi(i) < r.lo(i))) {
+        return DataLoss(what + ": dim " + std::to_string(i) + " has an empty or negative range");
+      }
+      dims.push_back(DimRange{r.lo(i), r.hi(i) < 0 ? -1 : r.hi(i)});
+    }
   }
   return m;
 }

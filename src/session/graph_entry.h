@@ -11,6 +11,7 @@
 #include "ir/graph.h"
 #include "om/om_reader.h"
 #include "runtime/v1/sink_model.h"
+#include "runtime/v2/model_v2.h"
 
 namespace ge::session {
 
@@ -18,6 +19,7 @@ struct CompiledGraph {
   std::shared_ptr<const om::OmReader> om;         // shared by forks (weights mapped once)
   std::map<std::string, TensorDesc> variables;    // VarMatchInfo: each variable's desc at compile time
   CompiledGraphSummary summary;
+  bool dynamic = false;  // an IR .om (symbolic dims): runs on runtime v2's ModelV2, not a SinkModel
 };
 
 struct GraphEntry {
@@ -28,6 +30,7 @@ struct GraphEntry {
   Mode mode = Mode::kAdded;
   std::shared_ptr<const CompiledGraph> compiled;
   std::shared_ptr<runtime::SinkModel> loaded;  // shared with runs in flight
+  std::shared_ptr<runtime::v2::ModelV2> loaded_v2;  // instead of `loaded` when compiled->dynamic
   void* fixed_feature_map = nullptr;           // SetGraphFixedFeatureMemoryBase
   size_t fixed_feature_map_size = 0;
   void* refreshed_feature_map = nullptr;  // UpdateGraphFeatureMemoryBase (ge.featureBaseRefreshable=1)

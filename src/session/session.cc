@@ -47,11 +47,21 @@ struct Session::Impl {
   StatusOr<std::shared_ptr<const CompiledGraph>> Compile(const GraphEntry& entry);
   StatusOr<std::shared_ptr<runtime::SinkModel>> Load(const GraphEntry& entry, void* fixed_feature_map,
                                                      size_t fixed_size);
+  // A dynamic graph (compiled->dynamic) on runtime v2.
+  StatusOr<std::shared_ptr<runtime::v2::ModelV2>> LoadV2(const GraphEntry& entry);
+  // Load or LoadV2, as the compiled graph needs, into the entry.
+  Status LoadInto(GraphEntry* entry);
   bool NeedRebuild(const GraphEntry& entry) const;
+  struct Runnable {
+    std::shared_ptr<runtime::SinkModel> sink;
+    std::shared_ptr<runtime::v2::ModelV2> v2;
+  };
   // Built (compiled and loaded) for BuildGraph / RunGraph, rebuilt when a variable it uses changed desc.
-  StatusOr<std::shared_ptr<runtime::SinkModel>> Built(uint32_t graph_id);
+  StatusOr<Runnable> Built(uint32_t graph_id);
   Status Execute(runtime::SinkModel& model, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs,
                  void* feature_map, size_t feature_map_size);
+  // Inputs of any size the graph accepts; outputs at their run-time shapes.
+  Status ExecuteV2(runtime::v2::ModelV2& model, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs);
   // RunGraph's body; RunGraphAsync's jobs call it on the worker (the Impl outlives them: its destructor drains).
   Status Run(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs);
   void AsyncLoop();
@@ -113,6 +123,51 @@ Status Session::Impl::Add(uint32_t graph_id, const Graph& graph, const Options& 
   return Status::Ok();
 }
 
+namespace {
+
+// Runtime v2 runs ge::Variable nodes on its reference kernels, which do not address the session's VarManager.
+bool HasVariables(const ir::Graph& g) {
+  for (const ir::Node* n : g.nodes()) {
+    if (ops::IsOp(*n, ops::OpId::kGeVariable)) return true;
+    for (const auto& [attr, sub] : n->subgraphs()) {
+      if (sub != nullptr && HasVariables(*sub)) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<TensorInfo> InfoOf(const std::vector<ir::Value*>& values) {
+  std::vector<TensorInfo> out;
+  for (const ir::Value* v : values) {
+    const TensorDesc& d = v->desc();
+    out.push_back(TensorInfo{v->name(), d.dtype, d.shape.unknown_rank() ? Dims{} : d.shape.dims()});
+  }
+  return out;
+}
+
+StatusOr<std::shared_ptr<const CompiledGraph>> CompiledDynamic(const GraphEntry& entry, const ir::Model& work,
+                                                               std::vector<uint8_t> bytes,
+                                                               const compiler::CompileReport& report) {
+  if (HasVariables(*work.graph)) {
+    return Unimplemented(GraphName(entry.id) + " has dynamic shapes (" + report.dynamic_reason +
+                         ") and variables: runtime v2 cannot address the session's variables yet; fix the "
+                         "shapes (static graphs run with variables) or keep variables out of dynamic graphs");
+  }
+  auto image = std::make_shared<std::vector<uint8_t>>(std::move(bytes));
+  auto reader = om::OmReader::FromMemory(image->data(), image->size(), image);
+  if (!reader.ok()) return reader.status().WithContext(GraphName(entry.id));
+  auto compiled = std::make_shared<CompiledGraph>();
+  compiled->om = std::move(*reader);
+  compiled->dynamic = true;
+  CompiledGraphSummary& s = compiled->summary;
+  s.is_static = false;
+  s.inputs = InfoOf(work.graph->inputs());    // unknown dims are -1
+  s.outputs = InfoOf(work.graph->outputs());
+  return std::shared_ptr<const CompiledGraph>(std::move(compiled));
+}
+
+}  // namespace
+
 StatusOr<std::shared_ptr<const CompiledGraph>> Session::Impl::Compile(const GraphEntry& entry) {
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> work, session::GraphAccess::CloneModel(*entry.model));
   compiler::CompileOptions co;
@@ -123,10 +178,7 @@ StatusOr<std::shared_ptr<const CompiledGraph>> Session::Impl::Compile(const Grap
   compiler::CompileReport report;
   auto bytes = compiler::CompileToOm(*work, co, &report);
   if (!bytes.ok()) return bytes.status().WithContext(GraphName(entry.id));
-  if (!report.static_model) {
-    return Unimplemented(GraphName(entry.id) + " has dynamic shapes (" + report.dynamic_reason +
-                         "); sessions run static graphs until runtime v2");
-  }
+  if (!report.static_model) return CompiledDynamic(entry, *work, std::move(*bytes), report);
   for (const std::string& name : report.changed_variables) {
     Status s = session::ConvertVariableMemory(variables.get(), &context->device(), name);
     if (!s.ok()) return s.WithContext(GraphName(entry.id));
@@ -173,8 +225,28 @@ StatusOr<std::shared_ptr<runtime::SinkModel>> Session::Impl::Load(const GraphEnt
   return std::shared_ptr<runtime::SinkModel>(std::move(*model));
 }
 
+StatusOr<std::shared_ptr<runtime::v2::ModelV2>> Session::Impl::LoadV2(const GraphEntry& entry) {
+  runtime::v2::ModelV2Options o;
+  Status s = o.ApplyGeOptions(entry.options);
+  if (!s.ok()) return s.WithContext(GraphName(entry.id));
+  o.intra_op_threads = context->device().intra_op_threads();
+  o.device = &context->device();
+  auto model = runtime::v2::ModelV2::Load(entry.compiled->om, o);
+  if (!model.ok()) return model.status().WithContext(GraphName(entry.id));
+  return std::shared_ptr<runtime::v2::ModelV2>(std::move(*model));
+}
+
+Status Session::Impl::LoadInto(GraphEntry* entry) {
+  if (entry->compiled->dynamic) {
+    GE_ASSIGN_OR_RETURN(entry->loaded_v2, LoadV2(*entry));
+  } else {
+    GE_ASSIGN_OR_RETURN(entry->loaded, Load(*entry, nullptr, 0));
+  }
+  return Status::Ok();
+}
+
 bool Session::Impl::NeedRebuild(const GraphEntry& entry) const {
-  if (entry.compiled == nullptr || entry.loaded == nullptr) return true;
+  if (entry.compiled == nullptr || (entry.loaded == nullptr && entry.loaded_v2 == nullptr)) return true;
   for (const auto& [name, desc] : entry.compiled->variables) {
     auto now = variables->GetCurVarDesc(name);
     if (!now.ok() || !SameDesc(*now, desc)) return true;
@@ -182,19 +254,25 @@ bool Session::Impl::NeedRebuild(const GraphEntry& entry) const {
   return false;
 }
 
-StatusOr<std::shared_ptr<runtime::SinkModel>> Session::Impl::Built(uint32_t graph_id) {
+StatusOr<Session::Impl::Runnable> Session::Impl::Built(uint32_t graph_id) {
   std::lock_guard<std::mutex> lk(mu);
   GE_ASSIGN_OR_RETURN(GraphEntry * e, Find(graph_id));
+  if (e->mode == GraphEntry::Mode::kCompiled && e->compiled != nullptr && e->compiled->dynamic) {
+    if (e->loaded_v2 == nullptr) GE_RETURN_IF_ERROR(LoadInto(e));  // no LoadGraph for dynamic graphs
+    return Runnable{nullptr, e->loaded_v2};
+  }
   if (e->mode == GraphEntry::Mode::kCompiled) {
     return Unimplemented(GraphName(graph_id) + " was compiled with CompileGraph: run it with LoadGraph and "
                          "RunGraphWithStreamAsync (RunGraph, BuildGraph and RunGraphAsync are unsupported then)");
   }
-  if (!NeedRebuild(*e)) return e->loaded;
-  e->loaded.reset();
-  GE_ASSIGN_OR_RETURN(e->compiled, Compile(*e));
-  GE_ASSIGN_OR_RETURN(e->loaded, Load(*e, nullptr, 0));
-  e->mode = GraphEntry::Mode::kBuilt;
-  return e->loaded;
+  if (NeedRebuild(*e)) {
+    e->loaded.reset();
+    e->loaded_v2.reset();
+    GE_ASSIGN_OR_RETURN(e->compiled, Compile(*e));
+    GE_RETURN_IF_ERROR(LoadInto(e));
+    e->mode = GraphEntry::Mode::kBuilt;
+  }
+  return Runnable{e->loaded, e->loaded_v2};
 }
 
 Status Session::Impl::Execute(runtime::SinkModel& model, const std::vector<Tensor>& inputs,
@@ -225,9 +303,26 @@ Status Session::Impl::Execute(runtime::SinkModel& model, const std::vector<Tenso
   return model.Execute(in, out);
 }
 
+Status Session::Impl::ExecuteV2(runtime::v2::ModelV2& model, const std::vector<Tensor>& inputs,
+                                std::vector<Tensor>* outputs) {
+  std::vector<Value> in, out;
+  in.reserve(inputs.size());
+  for (const Tensor& t : inputs) in.emplace_back(t);
+  GE_RETURN_IF_ERROR(model.Execute(in, &out));
+  outputs->clear();
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (!out[i].is_tensor()) {
+      return Unimplemented("output " + std::to_string(i) + " is not a tensor (sessions return tensors)");
+    }
+    outputs->push_back(std::move(out[i].tensor));
+  }
+  return Status::Ok();
+}
+
 Status Session::Impl::Run(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) {
-  GE_ASSIGN_OR_RETURN(std::shared_ptr<runtime::SinkModel> model, Built(graph_id));
-  Status s = Execute(*model, inputs, outputs, nullptr, 0);
+  GE_ASSIGN_OR_RETURN(Runnable model, Built(graph_id));
+  Status s = model.v2 != nullptr ? ExecuteV2(*model.v2, inputs, outputs)
+                                 : Execute(*model.sink, inputs, outputs, nullptr, 0);
   return s.ok() ? s : s.WithContext(GraphName(graph_id));
 }
 
@@ -321,7 +416,7 @@ Status Session::RunGraphAsync(uint32_t graph_id, const std::vector<Tensor>& inpu
   {
     std::lock_guard<std::mutex> lk(impl_->mu);
     GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
-    if (e->mode == GraphEntry::Mode::kCompiled) {
+    if (e->mode == GraphEntry::Mode::kCompiled && !e->compiled->dynamic) {
       return Unimplemented(GraphName(graph_id) + " was compiled with CompileGraph: RunGraphAsync is unsupported");
     }
   }
@@ -345,6 +440,7 @@ Status Session::CompileGraph(uint32_t graph_id) {
   if (e->compiled != nullptr && !impl_->NeedRebuild(*e)) return Status::Ok();
   GE_ASSIGN_OR_RETURN(e->compiled, impl_->Compile(*e));
   e->loaded.reset();
+  e->loaded_v2.reset();
   e->mode = GraphEntry::Mode::kCompiled;
   return Status::Ok();
 }
@@ -352,6 +448,12 @@ Status Session::CompileGraph(uint32_t graph_id) {
 namespace {
 Status NotCompiled(uint32_t graph_id, const char* call) {
   return FailedPrecondition(std::string(call) + ": " + GraphName(graph_id) + " is not built: call CompileGraph first");
+}
+// Feature memory bases, LoadGraph and RunGraphWithStreamAsync address a static model's fixed memory plan.
+Status DynamicUnsupported(uint32_t graph_id, const char* call) {
+  return Unimplemented(std::string(call) + ": " + GraphName(graph_id) + " has dynamic shapes (runtime v2 takes its "
+                       "memory per run, there is no fixed feature memory or load step); run it with RunGraph or "
+                       "RunGraphAsync");
 }
 }  // namespace
 
@@ -383,6 +485,7 @@ Status Session::SetGraphFixedFeatureMemoryBase(uint32_t graph_id, void* memory, 
   std::lock_guard<std::mutex> lk(impl_->mu);
   GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
   if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "SetGraphFixedFeatureMemoryBase");
+  if (e->compiled->dynamic) return DynamicUnsupported(graph_id, "SetGraphFixedFeatureMemoryBase");
   if (e->loaded != nullptr) {
     return FailedPrecondition("SetGraphFixedFeatureMemoryBase: " + GraphName(graph_id) + " is already loaded");
   }
@@ -401,6 +504,7 @@ Status Session::UpdateGraphFeatureMemoryBase(uint32_t graph_id, void* memory, si
   std::lock_guard<std::mutex> lk(impl_->mu);
   GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
   if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "UpdateGraphFeatureMemoryBase");
+  if (e->compiled->dynamic) return DynamicUnsupported(graph_id, "UpdateGraphFeatureMemoryBase");
   auto refreshable = e->options.find("ge.featureBaseRefreshable");
   if (refreshable == e->options.end() || refreshable->second != "1") {
     return FailedPrecondition("UpdateGraphFeatureMemoryBase: set ge.featureBaseRefreshable=1 for " +
@@ -423,6 +527,7 @@ Status Session::LoadGraph(uint32_t graph_id, const Options& options, void* strea
   std::lock_guard<std::mutex> lk(impl_->mu);
   GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
   if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "LoadGraph");
+  if (e->compiled->dynamic) return DynamicUnsupported(graph_id, "LoadGraph");
   if (e->loaded != nullptr) return Status::Ok();
   GE_ASSIGN_OR_RETURN(e->loaded, impl_->Load(*e, e->fixed_feature_map, e->fixed_feature_map_size));
   return Status::Ok();
@@ -441,6 +546,7 @@ Status Session::RunGraphWithStreamAsync(uint32_t graph_id, void* stream, const s
     std::lock_guard<std::mutex> lk(impl_->mu);
     GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
     if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "RunGraphWithStreamAsync");
+    if (e->compiled->dynamic) return DynamicUnsupported(graph_id, "RunGraphWithStreamAsync");
     if (e->loaded == nullptr) {
       return FailedPrecondition("RunGraphWithStreamAsync: " + GraphName(graph_id) + " is not loaded: call LoadGraph");
     }
@@ -501,9 +607,7 @@ Status Session::ForkGraph(uint32_t graph_id, uint32_t new_graph_id) {
   fork.options = e->options;
   fork.mode = e->mode;
   fork.compiled = e->compiled;
-  if (e->mode == GraphEntry::Mode::kBuilt) {
-    GE_ASSIGN_OR_RETURN(fork.loaded, impl_->Load(fork, nullptr, 0));
-  }
+  if (e->mode == GraphEntry::Mode::kBuilt) GE_RETURN_IF_ERROR(impl_->LoadInto(&fork));
   impl_->graphs.emplace(new_graph_id, std::move(fork));
   return Status::Ok();
 }

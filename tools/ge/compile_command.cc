@@ -1,13 +1,12 @@
 // ge compile: ONNX model → .om (DESIGN.md §9). A static graph becomes a compiled model (memory plan, streams,
 // tasks) for the sink runtime; a graph the sink cannot run becomes an IR .om flagged dynamic (runtime v2).
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "commands.h"
+#include "compiler/input_shape_spec.h"
 #include "compiler/model_compiler.h"
 #include "flags.h"
 #include "io_util.h"
@@ -22,34 +21,6 @@ namespace {
 int Fail(const Status& s) {
   std::fprintf(stderr, "ge compile: %s\n", s.ToString().c_str());
   return 1;
-}
-
-// "name:1,3,224,224;name2:1,128" (GE's --input_shape).
-StatusOr<std::map<std::string, Dims>> ParseInputShapes(const std::string& spec) {
-  std::map<std::string, Dims> out;
-  std::stringstream all(spec);
-  std::string item;
-  while (std::getline(all, item, ';')) {
-    if (item.empty()) continue;
-    const size_t colon = item.rfind(':');
-    if (colon == std::string::npos || colon == 0) {
-      return InvalidArgument("--input_shape item '" + item + "' is not NAME:D1,D2,...");
-    }
-    Dims dims;
-    std::stringstream ds(item.substr(colon + 1));
-    std::string d;
-    while (std::getline(ds, d, ',')) {
-      char* end = nullptr;
-      errno = 0;
-      long long v = std::strtoll(d.c_str(), &end, 10);
-      if (d.empty() || *end != '\0' || errno != 0 || v < 0 || v > (int64_t{1} << 40)) {
-        return InvalidArgument("--input_shape item '" + item + "': bad dim '" + d + "'");
-      }
-      dims.push_back(v);
-    }
-    out[item.substr(0, colon)] = dims;
-  }
-  return out;
 }
 
 // The directory of the external weight files (they share one).
@@ -102,9 +73,10 @@ int CompileCommand(int argc, char** argv) {
   // ONNX external data stays in its file (FileConstant nodes read it there) unless asked to copy it.
   options.embed_external_data = flags.GetBool("embed_external_data");
   if (flags.Has("input_shape")) {
-    auto shapes = ParseInputShapes(flags.Get("input_shape"));
-    if (!shapes.ok()) return Fail(shapes.status());
-    options.input_shapes = *shapes;
+    auto spec = compiler::ParseInputShapeSpec(flags.Get("input_shape"));
+    if (!spec.ok()) return Fail(spec.status());
+    options.input_shapes = spec->shapes;
+    options.input_ranges = spec->ranges;
   }
   for (const std::string& kv : flags.GetAll("option")) {
     const size_t eq = kv.find('=');

@@ -1,4 +1,5 @@
-// ge inspect M.om [--json]: header, partitions, memory plan (weights / feature map), streams, events, tasks.
+// ge inspect M.om [--json]: header, partitions, memory plan (weights / feature map), streams, events, tasks; for an
+// IR .om the sizes of runtime v2's lowered Init / Main / DeInit graphs.
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include "commands.h"
 #include "flags.h"
 #include "io_util.h"
+#include "lowered_summary.h"
 #include "compiler/passes/passes.h"
 #include "kernels/exec/kernel_variant.h"
 #include "kernels/exec/packed_weights.h"
@@ -196,6 +198,12 @@ int InspectCommand(int argc, char** argv) {
     auto m = om::ReadIrOm(reader);
     if (!m.ok()) return Fail(m.status());
     r.Add("nodes", static_cast<uint64_t>((*m)->graph->num_nodes()));
+    // Runtime v2 lowers the IR at load; lowering here (no Init, no execution) shows the three graphs' sizes.
+    auto lowered = SummarizeLowering(**m);
+    if (!lowered.ok()) return Fail(lowered.status().WithContext("lowering for runtime v2"));
+    r.Add("lowered_init", LoweredGraphJson(lowered->init));
+    r.Add("lowered_main", LoweredGraphJson(lowered->main));
+    r.Add("lowered_deinit", LoweredGraphJson(lowered->deinit));
   }
   if (!status.ok()) return Fail(status);
   if (flags.GetBool("json")) {

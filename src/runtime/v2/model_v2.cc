@@ -6,6 +6,7 @@
 #include "kernels/builtin_engines.h"
 #include "om/ir_om.h"
 #include "runtime/v2/kernels/node_data.h"
+#include "runtime/v2/allocator_front.h"
 #include "runtime/v2/caching_allocator.h"
 #include "runtime/v2/simple_allocator.h"
 
@@ -144,6 +145,10 @@ Status ModelV2::Init(const ModelV2Options& options) {
   } else {
     allocator_ = std::make_unique<SimpleAllocator>();
   }
+  // Single-thread executors (one execution at a time, under run_mu_): a lock-free front for small blocks.
+  if (options.executor != ExecutorKind::kMultiThread) {
+    allocator_ = std::make_unique<AllocatorFront>(std::move(allocator_));
+  }
   lowered_->state.allocator = allocator_.get();
   lowered_->state.stop = &stop_;
   lowered_->state.pool = options.pool;
@@ -156,7 +161,8 @@ Status ModelV2::Init(const ModelV2Options& options) {
   lowered_->init.reset();  // run once, then dropped
   GE_ASSIGN_OR_RETURN(main_executor_, CreateExecutor(options.executor, lowered_->main.graph.get(), &lowered_->state,
                                                      options.executor_threads));
-  ranges_ = options.input_ranges;
+  ranges_ = owned_model_->input_ranges;
+  for (const auto& [input, r] : options.input_ranges) ranges_[input] = r;
   for (const ir::Value* v : lowered_->main.ir_inputs) {
     auto it = ranges_.find(v->name());
     input_ranges_.push_back(it == ranges_.end() ? nullptr : &it->second);

@@ -27,10 +27,8 @@
 
 namespace ge::runtime::v2 {
 
-// Bounds of one input dim (`ge compile --input_shape="seq:1~512"`); an input outside them is refused.
-struct DimRange {
-  int64_t lo = 0, hi = -1;  // hi < 0: unbounded
-};
+// Bounds of one input dim (base/shape.h); an input outside them is refused.
+using DimRange = ge::DimRange;
 
 struct ModelV2Options {
   ExecutorKind executor = ExecutorKind::kSequential;  // ge.exec.v2Executor
@@ -40,6 +38,7 @@ struct ModelV2Options {
   size_t kernel_cache_capacity = 8;
   kernels::EngineList engines;  // empty: kernels::BuiltinEngines()
   // Per input name, per dim: its range (dims without one: any size). Known dims must match exactly regardless.
+  // Ranges the model records (ir::Model::input_ranges, from `ge compile`) apply to inputs not named here.
   std::map<std::string, std::vector<DimRange>> input_ranges;
   // Where the caching allocator takes memory from (outlives the model); null: plain host memory (SimpleAllocator).
   rt::Device* device = nullptr;

@@ -1,0 +1,44 @@
+#include "lowered_summary.h"
+
+#include "io_util.h"
+#include "kernels/builtin_engines.h"
+#include "runtime/v2/execute_graph.h"
+#include "runtime/v2/lowering/lowering.h"
+
+namespace ge::cli {
+namespace {
+
+LoweredGraphSizes Count(const runtime::v2::ExecuteGraph* g) {
+  LoweredGraphSizes out;
+  if (g == nullptr) return out;
+  out.nodes = g->num_nodes();
+  for (size_t i = 0; i < g->num_nodes(); ++i) {
+    const std::string& name = g->node(static_cast<uint32_t>(i)).name;
+    const size_t slash = name.rfind('/');
+    ++out.by_kind[slash == std::string::npos ? name : name.substr(slash + 1)];
+  }
+  return out;
+}
+
+}  // namespace
+
+StatusOr<LoweredSummary> SummarizeLowering(const ir::Model& model) {
+  runtime::v2::LoweringOptions lo;
+  lo.engines = kernels::BuiltinEngines();
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<runtime::v2::LoweredModel> lowered, runtime::v2::LowerModel(model, lo));
+  LoweredSummary s;
+  s.init = Count(lowered->init.get());
+  s.main = Count(lowered->main.graph.get());
+  s.deinit = Count(lowered->deinit.get());
+  return s;
+}
+
+std::string LoweredGraphJson(const LoweredGraphSizes& g) {
+  std::string kinds = "{";
+  for (const auto& [kind, n] : g.by_kind) {
+    kinds += (kinds.size() > 1 ? "," : "") + std::string("\"") + JsonEscape(kind) + "\":" + std::to_string(n);
+  }
+  return "{\"nodes\":" + std::to_string(g.nodes) + ",\"by_kind\":" + kinds + "}}";
+}
+
+}  // namespace ge::cli
