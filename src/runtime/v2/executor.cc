@@ -10,6 +10,7 @@ namespace ge::runtime::v2 {
 namespace {
 
 constexpr size_t kStopCheckNodes = 64;  // a power of two
+constexpr size_t kPrefetchNodes = 4;
 
 class SequentialExecutor final : public Executor {
  public:
@@ -18,7 +19,9 @@ class SequentialExecutor final : public Executor {
     nodes_.reserve(graph_->num_nodes());
     for (size_t i = 0; i < graph_->num_nodes(); ++i) {
       ExecNode& n = graph_->node(static_cast<uint32_t>(i));
-      nodes_.push_back({n.fn, &n.ctx});
+      // node_data never changes once lowering is done (before executors are made).
+      const char* data = static_cast<const char*>(n.ctx.node_data);
+      nodes_.push_back({n.fn, &n.ctx, data != nullptr ? data : reinterpret_cast<const char*>(&n.ctx)});
     }
   }
 
@@ -32,6 +35,12 @@ class SequentialExecutor final : public Executor {
       // The stop flag is read once per kStopCheckNodes nodes (an abort waits at most that many kernels).
       if ((i & (kStopCheckNodes - 1)) == 0 && stop != nullptr && stop->load(std::memory_order_relaxed)) {
         return Aborted("execution stopped before node '" + graph_->node(static_cast<uint32_t>(i)).name + "'");
+      }
+      // Contexts and node data are scattered on the heap: fetch them a few nodes ahead.
+      if (i + kPrefetchNodes < count) {
+        __builtin_prefetch(n[i + kPrefetchNodes].ctx);
+        __builtin_prefetch(n[i + kPrefetchNodes].data);
+        __builtin_prefetch(n[i + kPrefetchNodes].data + 64);
       }
       if (n[i].fn(n[i].ctx) != kStatusSuccess) {
         failed = i;
@@ -48,6 +57,7 @@ class SequentialExecutor final : public Executor {
   struct Flat {
     KernelFn fn;
     KernelContext* ctx;
+    const char* data;  // ctx->node_data (or ctx when none), to prefetch
   };
   std::vector<Flat> nodes_;
 };

@@ -5,6 +5,7 @@
 
 #include "kernels/builtin_engines.h"
 #include "om/ir_om.h"
+#include "runtime/v2/kernels/compute_record.h"
 #include "runtime/v2/kernels/node_data.h"
 #include "runtime/v2/allocator_front.h"
 #include "runtime/v2/caching_allocator.h"
@@ -103,6 +104,15 @@ Status ModelV2Options::ApplyGeOptions(const std::map<std::string, std::string>& 
     GE_RETURN_IF_ERROR(OverCapPolicyFromStaticMemoryPolicy(it->second).status());
     static_memory_policy = it->second;
   }
+  it = options.find("ge.exec.v2StaticIslandMinNodes");
+  if (it != options.end()) {
+    char* end = nullptr;
+    const long long v = std::strtoll(it->second.c_str(), &end, 10);
+    if (it->second.empty() || *end != '\0' || v < 0) {
+      return InvalidArgument("option ge.exec.v2StaticIslandMinNodes must be >= 0, got '" + it->second + "'");
+    }
+    static_island_min_nodes = static_cast<size_t>(v);
+  }
   return Status::Ok();
 }
 
@@ -137,6 +147,9 @@ Status ModelV2::Init(const ModelV2Options& options) {
   lo.settings.intra_op_threads = options.intra_op_threads < 1 ? 1 : options.intra_op_threads;
   lo.kernel_cache_capacity = options.kernel_cache_capacity;
   lo.fuse_compute = options.executor != ExecutorKind::kMultiThread;
+  StaticIslandOptions so{options.compile_static_island, options.static_island_min_nodes, options.device};
+  GE_ASSIGN_OR_RETURN(islands_, FormStaticIslands(*owned_model_, so));
+  lo.islands = islands_.get();
   GE_ASSIGN_OR_RETURN(lowered_, LowerModel(*owned_model_, lo));
   if (options.device != nullptr) {
     CachingAllocatorOptions ca;
@@ -199,7 +212,8 @@ uint64_t ModelV2::kernels_prepared() const {
   const ExecuteGraph& g = *lowered_->main.graph;
   for (size_t i = 0; i < g.num_nodes(); ++i) {
     const ExecNode& node = g.node(static_cast<uint32_t>(i));
-    if (node.fn == LaunchKernel || node.fn == ComputeKernel) n += static_cast<const ComputeNode*>(node.ctx.node_data)->run.prepares;
+    if (node.fn == LaunchKernel) n += static_cast<const ComputeNode*>(node.ctx.node_data)->run.prepares;
+    if (node.fn == ComputeKernel) n += static_cast<const ComputeRecord*>(node.ctx.node_data)->node->run.prepares;
   }
   return n;
 }

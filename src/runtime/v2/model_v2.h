@@ -24,6 +24,7 @@
 #include "runtime/executable_model.h"
 #include "runtime/v2/executor.h"
 #include "runtime/v2/lowering/lowering.h"
+#include "runtime/v2/lowering/static_island.h"
 
 namespace ge::runtime::v2 {
 
@@ -46,9 +47,13 @@ struct ModelV2Options {
   rt::IntraOpPool* pool = nullptr;
   // ge.exec.staticMemoryPolicy semantics for run-time memory (caching_allocator.h); the cap follows the peak.
   std::string static_memory_policy;
+  // Hybrid execution (lowering/static_island.h): compiles static islands at load. The runtime never links the
+  // compiler: the owner supplies compiler::CompileToOm here; null: no islands.
+  StaticIslandCompiler compile_static_island;
+  size_t static_island_min_nodes = 8;  // ge.exec.v2StaticIslandMinNodes; 0: no islands
 
   // Applies GE option keys this runtime reads (ge.exec.v2Executor, ge.exec.v2KernelCacheCapacity: prepared kernels
-  // kept per node, ge.exec.staticMemoryPolicy); others are ignored.
+  // kept per node, ge.exec.staticMemoryPolicy, ge.exec.v2StaticIslandMinNodes); others are ignored.
   Status ApplyGeOptions(const std::map<std::string, std::string>& options);
 };
 
@@ -98,6 +103,7 @@ class ModelV2 final : public ExecutableModel {
   std::shared_ptr<const void> keep_alive_;  // what the IR's constants borrow; declared first, destroyed last
   std::unique_ptr<ir::Model> owned_model_;
   std::unique_ptr<Allocator> allocator_;        // outlives the lowered model's slots
+  std::unique_ptr<StaticIslands> islands_;
   std::unique_ptr<LoweredModel> lowered_;
   std::unique_ptr<Executor> main_executor_;
   std::string name_;

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "runtime/v2/allocator.h"
+#include "runtime/v2/kernels/compute_record.h"
 #include "runtime/v2/kernels/node_data.h"
 
 namespace ge::runtime::v2 {
@@ -86,17 +87,18 @@ Status SelectKernel(const ComputeNode& n) {
   return Status::Ok();
 }
 
-KernelStatus AllocMemoryKernel(KernelContext* c) {
-  const ComputeNode& n = c->data<ComputeNode>();
+namespace {
+
+KernelStatus AllocMemory(const ComputeNode& n, ExecutionState* exec) {
   const ComputeNode::Run& r = n.run;
   if (r.data_dependent) return kStatusSuccess;
-  Allocator* a = c->exec->allocator;
+  Allocator* a = exec->allocator;
   for (size_t i = 0; i < n.out.size(); ++i) {
     ValueSlot* s = n.out[i];
     if (s == nullptr) continue;
-    if (s->t.block != nullptr || s->keep.valid()) ReleaseSlot(s, a);
+    if (s->t.block != nullptr || s->kept) ReleaseSlot(s, a);
     StatusOr<MemBlock*> b = a->Malloc(r.out_bytes[i]);
-    if (!b.ok()) return c->exec->SetError(b.status().WithContext("value '" + s->name + "'"));
+    if (!b.ok()) return exec->SetError(b.status().WithContext("value '" + s->name + "'"));
     s->t.block = *b;
     s->t.data = (*b)->addr;
     s->t.bytes = r.out_bytes[i];
@@ -104,27 +106,32 @@ KernelStatus AllocMemoryKernel(KernelContext* c) {
   return kStatusSuccess;
 }
 
-KernelStatus LaunchKernel(KernelContext* c) {
-  const ComputeNode& n = c->data<ComputeNode>();
+KernelStatus Launch(const ComputeNode& n, ExecutionState* exec) {
   ComputeNode::Run& r = n.run;
   if (r.data_dependent) {
     Status s = RunRefNode(n.ref);
-    return s.ok() ? kStatusSuccess : c->exec->SetError(std::move(s));
+    return s.ok() ? kStatusSuccess : exec->SetError(std::move(s));
   }
   if (r.current == nullptr) {
     Status s = SelectKernel(n);
-    if (!s.ok()) return c->exec->SetError(std::move(s));
+    if (!s.ok()) return exec->SetError(std::move(s));
   }
   PreparedEntry& e = *r.current;
   exec::KernelBinding& b = *e.binding;
   for (size_t i = 0; i < n.in.size(); ++i) b.io.inputs[i] = n.in[i] != nullptr ? n.in[i]->t.data : nullptr;
   for (size_t i = 0; i < n.out.size(); ++i) b.io.outputs[i] = n.out[i] != nullptr ? n.out[i]->t.data : nullptr;
   rt::TaskContext tc;
-  tc.pool = c->exec->pool;
+  tc.pool = exec->pool;
   Status s = e.fn(&b, tc);
-  if (!s.ok()) return c->exec->SetError(std::move(s));
+  if (!s.ok()) return exec->SetError(std::move(s));
   return kStatusSuccess;
 }
+
+}  // namespace
+
+KernelStatus AllocMemoryKernel(KernelContext* c) { return AllocMemory(c->data<ComputeNode>(), c->exec); }
+
+KernelStatus LaunchKernel(KernelContext* c) { return Launch(c->data<ComputeNode>(), c->exec); }
 
 KernelStatus PrepareStaticKernel(KernelContext* c) {
   const ComputeNode& n = c->data<ComputeNode>();
@@ -133,11 +140,58 @@ KernelStatus PrepareStaticKernel(KernelContext* c) {
   return s.ok() ? kStatusSuccess : c->exec->SetError(std::move(s));
 }
 
-KernelStatus ComputeKernel(KernelContext* c) {
-  const ComputeNode& n = c->data<ComputeNode>();
-  if (n.dynamic && InferShapeKernel(c) != kStatusSuccess) return kStatusFailed;
-  if (AllocMemoryKernel(c) != kStatusSuccess || LaunchKernel(c) != kStatusSuccess) return kStatusFailed;
+namespace {
+
+KernelStatus ComputeSlow(KernelContext* c, ComputeRecord* rec) {
+  const ComputeNode& n = *rec->node;
+  rec->fn = nullptr;  // until SyncRecord: a failure leaves nothing for the fast path
+  if (n.dynamic) {
+    Status s = InferNode(n);
+    if (!s.ok()) return c->exec->SetError(std::move(s));
+  }
+  if (AllocMemory(n, c->exec) != kStatusSuccess || Launch(n, c->exec) != kStatusSuccess) return kStatusFailed;
   for (ValueSlot* s : n.free_after) ReleaseSlot(s, c->exec->allocator);
+  SyncRecord(rec);
+  return kStatusSuccess;
+}
+
+}  // namespace
+
+KernelStatus ComputeKernel(KernelContext* c) {
+  // The record is this node's run state (see compute_record.h), not shared with any other kernel.
+  auto* rec = static_cast<ComputeRecord*>(const_cast<void*>(c->node_data));
+  if (rec->fn == nullptr) return ComputeSlow(c, rec);
+  // What the kernel two Compute nodes ahead will touch beyond its record (the executor fetched the record).
+  ComputeRecord* ahead = rec->next()->next();
+  __builtin_prefetch(ahead->binding);
+  __builtin_prefetch(ahead->kernel);
+  if (ahead->num_out != 0) __builtin_prefetch(ahead->out()[0]);
+  ValueSlot** in = rec->in();
+  const uint32_t* versions = rec->in_versions();
+  for (size_t i = 0; i < rec->num_in; ++i) {
+    if (in[i] != nullptr && in[i]->t.version != versions[i]) return ComputeSlow(c, rec);
+  }
+  Allocator* a = c->exec->allocator;
+  ValueSlot** out = rec->out();
+  const size_t* out_bytes = rec->out_bytes();
+  for (size_t i = 0; i < rec->num_out; ++i) {
+    ValueSlot* s = out[i];
+    if (s == nullptr) continue;
+    if (s->t.block != nullptr || s->kept) ReleaseSlot(s, a);
+    StatusOr<MemBlock*> b = a->Malloc(out_bytes[i]);
+    if (!b.ok()) return c->exec->SetError(b.status().WithContext("value '" + s->name + "'"));
+    s->t.block = *b;
+    s->t.data = (*b)->addr;
+    s->t.bytes = out_bytes[i];
+    rec->io_out[i] = s->t.data;
+  }
+  for (size_t i = 0; i < rec->num_in; ++i) rec->io_in[i] = in[i] != nullptr ? in[i]->t.data : nullptr;
+  rt::TaskContext tc;
+  tc.pool = c->exec->pool;
+  Status st = rec->fn(rec->binding, tc);
+  if (!st.ok()) return c->exec->SetError(std::move(st));
+  ValueSlot** frees = rec->frees();
+  for (size_t i = 0; i < rec->num_free; ++i) ReleaseSlot(frees[i], a);
   return kStatusSuccess;
 }
 

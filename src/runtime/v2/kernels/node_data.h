@@ -106,7 +106,7 @@ KernelStatus LaunchKernel(KernelContext* c);         // ComputeNode
 KernelStatus PrepareStaticKernel(KernelContext* c);  // ComputeNode (Init)
 // InferShape (when dynamic) + AllocMemory + Launch + FreeMemory of free_after, in one call (the offline
 // optimizer's fusion, LoweringOptions::fuse_compute).
-KernelStatus ComputeKernel(KernelContext* c);        // ComputeNode
+KernelStatus ComputeKernel(KernelContext* c);        // ComputeRecord (compute_record.h)
 KernelStatus FreeMemoryKernel(KernelContext* c);     // SlotList
 KernelStatus RefKernel(KernelContext* c);            // RefNode
 

@@ -1,6 +1,7 @@
 #include "runtime/v2/lowering/converters.h"
 
 #include "kernels/ref/kernel_registry.h"
+#include "runtime/v2/kernels/compute_record.h"
 #include "runtime/v2/kernels/node_data.h"
 
 namespace ge::runtime::v2 {
@@ -141,6 +142,8 @@ Status ConvertCompute(NodeLowering& ctx) {
   if (m.options().fuse_compute) {
     const uint32_t id = ctx.AddMain(ComputeKernel, "Compute", in_chains, static_cast<uint32_t>(node.num_outputs()), cn);
     cn->free_after = ctx.TakeFrees(id);
+    // The graph keeps cn alive; the kernel reads the packed record (compute_record.h).
+    ctx.scope().graph().node(id).ctx.node_data = m.out().records.Add(*cn);
     ctx.AddReader(id);
     for (int i = 0; i < node.num_outputs(); ++i) ctx.SetOutput(i, {id, static_cast<uint32_t>(i)}, is_static);
     ++m.out().stats.fused;

@@ -7,6 +7,7 @@
 #include "kernels/ref/kernel_registry.h"
 #include "runtime/v2/kernels/node_data.h"
 #include "runtime/v2/lowering/converters.h"
+#include "runtime/v2/lowering/static_island.h"
 
 namespace ge::runtime::v2 {
 
@@ -345,7 +346,7 @@ Status GraphScope::LowerNode(const ir::Node& n, const std::vector<const ir::Valu
     if (ValueSlot* s = freeable(v)) frees.push_back(s);
   }
   NodeLowering ctx(this, &n, std::move(inputs), std::move(captures), outputs, std::move(frees));
-  GE_RETURN_IF_ERROR(FindConverter(ops::OpIdOf(n))(ctx));
+  GE_RETURN_IF_ERROR((IsStaticIslandNode(n) ? ConvertStaticIsland : FindConverter(ops::OpIdOf(n)))(ctx));
   for (ValueSlot* s : outputs) {
     if (s != nullptr && !s->persistent) out_->run_owned.push_back(s);
   }

@@ -16,9 +16,12 @@
 #include "kernels/exec/prepared_kernel.h"
 #include "runtime/v2/execute_graph.h"
 #include "runtime/v2/executor.h"
+#include "runtime/v2/kernels/compute_record.h"
 #include "runtime/v2/lowering/value_slot.h"
 
 namespace ge::runtime::v2 {
+
+struct StaticIslands;  // static_island.h
 
 struct LoweringOptions {
   kernels::EngineList engines;     // who prepares kernels (exec::PrepareKernel); empty: ge's own kernels only
@@ -28,6 +31,8 @@ struct LoweringOptions {
   // last become one Compute kernel (one call per node when shapes repeat). Off for the multi-thread executor,
   // which runs memory and launch kernels on separate workers.
   bool fuse_compute = true;
+  // Islands FormStaticIslands made of the model (outlive the lowered model); null: none.
+  const StaticIslands* islands = nullptr;
 };
 
 // One lowered IR graph (the model's graph, or a subgraph of a control-flow node).
@@ -43,6 +48,7 @@ struct LoweredGraph {
 struct LoweringStats {
   size_t init_nodes = 0, main_nodes = 0, deinit_nodes = 0;
   size_t compute_static = 0, compute_dynamic = 0, fused = 0, ref_nodes = 0, control_nodes = 0, subgraphs = 0;
+  size_t static_islands = 0, static_island_nodes = 0;  // StaticIsland kernels, IR nodes they replaced
 };
 
 // Owns everything the three graphs point at. Members are declared so that the graphs go first, then the slots,
@@ -50,6 +56,7 @@ struct LoweringStats {
 struct LoweredModel {
   ExecutionState state;  // the one execution of the model's graphs; allocator and pool set by the owner
   std::vector<std::unique_ptr<ValueSlot>> slots;
+  ComputeRecords records;  // the fused Compute kernels' node data, in execution order
   kernels::EngineList engines;
   std::unique_ptr<ExecuteGraph> init, deinit;
   LoweredGraph main;

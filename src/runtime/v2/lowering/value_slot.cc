@@ -15,6 +15,7 @@ Status SetSlotTensor(ValueSlot* s, Tensor t) {
   s->t.bytes = t.nbytes();
   s->t.block = nullptr;
   s->keep = std::move(t);
+  s->kept = s->keep.valid();
   return Status::Ok();
 }
 

@@ -16,14 +16,17 @@
 namespace ge::runtime::v2 {
 
 struct alignas(64) ValueSlot {
-  RtTensor t;  // first: its hot fields share the slot's first cache line
-  Tensor keep;   // owner of t.data when it is not an allocator block (else invalid)
-  Value boxed;   // boxed_kind values
+  // Flags first, then t: both share the slot's first cache line with t's hot fields (ReleaseSlot reads only it
+  // when neither keep nor boxed holds anything).
   bool boxed_kind = false;  // fixed at lowering: not a plain tensor
   // Fixed at lowering: set once outside Main (constants, Init outputs) or by the caller (inputs); Main never frees it.
   bool persistent = false;
   // Fixed at lowering: a constant (its value is known once Init has run; shape inference may read it).
   bool constant = false;
+  bool kept = false;  // keep is valid (set by SetSlotTensor, cleared by ReleaseSlot: the only writers of keep)
+  RtTensor t;
+  Tensor keep;   // owner of t.data when it is not an allocator block (else invalid)
+  Value boxed;   // boxed_kind values
   std::string name;  // the IR value's, for errors
 };
 
@@ -35,8 +38,11 @@ inline void ReleaseSlot(ValueSlot* s, Allocator* allocator) {
   }
   s->t.data = nullptr;
   s->t.bytes = 0;
-  if (s->keep.valid()) s->keep = Tensor();
-  if (s->boxed.kind != Value::Kind::kNone) s->boxed = Value();
+  if (s->kept) {
+    s->keep = Tensor();
+    s->kept = false;
+  }
+  if (s->boxed_kind && s->boxed.kind != Value::Kind::kNone) s->boxed = Value();
 }
 
 // Points a tensor slot at |t| (shared, kept alive by the slot). InvalidArgument when its rank exceeds kMaxRtRank.

@@ -1,0 +1,236 @@
+#include "runtime/v2/lowering/static_island.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "kernels/exec/prepared_kernel.h"
+#include "om/om_reader.h"
+
+namespace ge::runtime::v2 {
+namespace {
+
+constexpr char kIslandDomain[] = "ge.v2";
+constexpr char kIslandOp[] = "StaticIsland";
+constexpr char kIslandAttr[] = "island";
+
+bool StaticTensor(const ir::Value* v) {
+  return v != nullptr && IsPlainTensorDesc(v->desc()) && v->desc().shape.IsFullyKnown();
+}
+
+// Whether runtime v1 can run |n| inside an island: a prepared kernel, every value a tensor of known shape, no
+// control edges, state or randomness (the oracle would differ).
+bool Candidate(const ir::Node& n) {
+  if (n.num_inputs() == 0 || !n.subgraphs().empty() || !n.control_inputs().empty()) return false;
+  if (n.domain() == kIslandDomain) return false;
+  const std::string& op = n.op_type();
+  if (op.find("Random") != std::string::npos || op.find("Variable") != std::string::npos ||
+      op.find("Assign") != std::string::npos || op == "Dropout" || op == "Multinomial" || op == "Bernoulli") {
+    return false;
+  }
+  for (const ir::Value* v : n.inputs()) {
+    if (v != nullptr && !StaticTensor(v)) return false;
+  }
+  for (const ir::Value* v : n.outputs()) {
+    if (!StaticTensor(v)) return false;
+  }
+  return exec::CanPrepare(n);
+}
+
+int Find(std::vector<int>& parent, int i) {
+  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+// No path leaves the group and comes back (else one node could not run it).
+bool Convex(const std::unordered_set<const ir::Node*>& members) {
+  std::vector<const ir::Node*> stack;
+  std::unordered_set<const ir::Node*> seen;
+  for (const ir::Node* m : members) {
+    for (const ir::Value* o : m->outputs()) {
+      for (const ir::Use& u : o->uses()) {
+        if (!members.count(u.node) && seen.insert(u.node).second) stack.push_back(u.node);
+      }
+    }
+  }
+  while (!stack.empty()) {
+    const ir::Node* n = stack.back();
+    stack.pop_back();
+    for (const ir::Value* o : n->outputs()) {
+      if (o == nullptr) continue;
+      for (const ir::Use& u : o->uses()) {
+        if (members.count(u.node)) return false;
+        if (seen.insert(u.node).second) stack.push_back(u.node);
+      }
+    }
+  }
+  return true;
+}
+
+struct Extracted {
+  std::unique_ptr<ir::Model> model;
+  std::vector<ir::Value*> inputs, outputs;  // of the enclosing graph
+};
+
+// The group as a model of its own: inputs are the values it reads from outside (constants are copied in), outputs
+// the values read outside or returned by the graph.
+Extracted Extract(const ir::Model& model, const ir::Graph& g, const std::vector<ir::Node*>& members, int index) {
+  const std::unordered_set<const ir::Node*> set(members.begin(), members.end());
+  Extracted e;
+  e.model = std::make_unique<ir::Model>();
+  e.model->ir_version = model.ir_version;
+  e.model->opsets = model.opsets;
+  e.model->producer = model.producer;
+  e.model->graph = std::make_unique<ir::Graph>(g.name() + "_island" + std::to_string(index));
+  ir::Graph& sub = *e.model->graph;
+  std::unordered_map<const ir::Value*, ir::Value*> map;
+  for (ir::Node* n : members) {
+    std::vector<ir::Value*> ins, outs;
+    for (ir::Value* v : n->inputs()) {
+      if (v == nullptr) {
+        ins.push_back(nullptr);
+        continue;
+      }
+      auto it = map.find(v);
+      if (it == map.end()) {
+        ir::Value* nv = v->is_constant() ? sub.AddConstant(v->name(), *v->const_value()) : sub.AddInput(v->name(), v->desc());
+        if (!v->is_constant()) e.inputs.push_back(v);
+        it = map.emplace(v, nv).first;
+      }
+      ins.push_back(it->second);
+    }
+    for (ir::Value* o : n->outputs()) {
+      ir::Value* nv = sub.AddValue(o->name(), o->desc());
+      map[o] = nv;
+      outs.push_back(nv);
+    }
+    ir::Node* copy = sub.AddNode(n->op_type(), n->name(), ins, outs, n->domain());
+    copy->attrs() = n->attrs();
+    for (ir::Value* o : n->outputs()) {
+      bool outside = g.IsGraphOutput(o);
+      for (const ir::Use& u : o->uses()) outside = outside || !set.count(u.node);
+      if (outside) {
+        sub.AddOutput(map[o]);
+        e.outputs.push_back(o);
+      }
+    }
+  }
+  return e;
+}
+
+// Compiles and loads one group; null (the group stays as it was) when v1 cannot take it.
+std::shared_ptr<StaticIsland> Build(Extracted& e, const StaticIslandOptions& options, size_t num_nodes) {
+  StatusOr<std::vector<uint8_t>> bytes = options.compile(*e.model);
+  if (!bytes.ok()) return nullptr;
+  auto image = std::make_shared<std::vector<uint8_t>>(std::move(*bytes));
+  StatusOr<std::unique_ptr<om::OmReader>> reader = om::OmReader::FromMemory(image->data(), image->size(), image);
+  if (!reader.ok()) return nullptr;
+  auto island = std::make_shared<StaticIsland>();
+  rt::Device* device = options.device;
+  if (device == nullptr) {
+    rt::DeviceOptions o;
+    o.intra_op_threads = 1;
+    StatusOr<std::unique_ptr<rt::Device>> d = rt::CreateDefaultDevice(o);
+    if (!d.ok()) return nullptr;
+    island->owned_device = std::move(*d);
+    device = island->owned_device.get();
+  }
+  StatusOr<std::unique_ptr<SinkModel>> sink =
+      SinkModel::Load(std::shared_ptr<const om::OmReader>(std::move(*reader)), device);
+  if (!sink.ok()) return nullptr;
+  island->model = std::move(*sink);
+  const auto& ins = island->model->inputs();
+  const auto& outs = island->model->outputs();
+  if (ins.size() != e.inputs.size() || outs.size() != e.outputs.size()) return nullptr;
+  for (size_t i = 0; i < ins.size(); ++i) {
+    if (ins[i].name != e.inputs[i]->name()) return nullptr;
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (outs[i].name != e.outputs[i]->name()) return nullptr;
+  }
+  island->num_nodes = num_nodes;
+  return island;
+}
+
+}  // namespace
+
+bool IsStaticIslandNode(const ir::Node& n) { return n.domain() == kIslandDomain && n.op_type() == kIslandOp; }
+
+StatusOr<std::unique_ptr<StaticIslands>> FormStaticIslands(ir::Model& model, const StaticIslandOptions& options) {
+  auto out = std::make_unique<StaticIslands>();
+  if (!options.compile || options.min_nodes == 0 || model.graph == nullptr) return out;
+  ir::Graph& g = *model.graph;
+  GE_ASSIGN_OR_RETURN(std::vector<ir::Node*> order, g.TopologicalOrder());
+  std::unordered_map<const ir::Node*, int> index;
+  std::vector<int> parent(order.size());
+  std::iota(parent.begin(), parent.end(), 0);
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (Candidate(*order[i])) index[order[i]] = static_cast<int>(i);
+  }
+  for (const auto& [n, i] : index) {
+    for (const ir::Value* v : n->inputs()) {
+      if (v == nullptr || v->producer() == nullptr) continue;
+      auto it = index.find(v->producer());
+      if (it != index.end()) parent[Find(parent, i)] = Find(parent, it->second);
+    }
+  }
+  std::unordered_map<int, std::vector<ir::Node*>> groups;
+  std::vector<int> roots;
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (!index.count(order[i])) continue;
+    const int r = Find(parent, static_cast<int>(i));
+    if (groups[r].empty()) roots.push_back(r);
+    groups[r].push_back(order[i]);  // topological order within the group
+  }
+  for (int r : roots) {
+    std::vector<ir::Node*>& members = groups[r];
+    if (members.size() < options.min_nodes) continue;
+    if (!Convex(std::unordered_set<const ir::Node*>(members.begin(), members.end()))) continue;
+    const int id = static_cast<int>(out->islands.size());
+    Extracted e = Extract(model, g, members, id);
+    std::shared_ptr<StaticIsland> island = Build(e, options, members.size());
+    if (island == nullptr) continue;
+    const std::string name = members.front()->name() + "/StaticIsland";
+    for (auto it = members.rbegin(); it != members.rend(); ++it) g.RemoveNode(*it);
+    ir::Node* node = g.AddNode(kIslandOp, name, e.inputs, e.outputs, kIslandDomain);
+    node->attrs().Set(kIslandAttr, ir::AttrValue::Int(id));
+    out->islands.push_back(std::move(island));
+  }
+  if (!out->islands.empty()) g.RemoveDeadValues();
+  return out;
+}
+
+Status ConvertStaticIsland(NodeLowering& ctx) {
+  const StaticIslands* all = ctx.model().options().islands;
+  const int64_t id = ctx.node().attrs().GetInt(kIslandAttr, -1);
+  if (all == nullptr || id < 0 || static_cast<size_t>(id) >= all->islands.size()) {
+    return Internal("static island node without its island");
+  }
+  auto data = std::make_shared<StaticIslandNode>();
+  data->island = all->islands[static_cast<size_t>(id)];
+  const auto& outs = data->island->model->outputs();
+  for (const ValueRef& r : ctx.inputs()) data->in.push_back(r.slot);
+  for (size_t i = 0; i < ctx.outputs().size(); ++i) {
+    ValueSlot* s = ctx.outputs()[i];
+    RtShape shape;
+    if (s == nullptr || !RtShape::FromDims(outs[i].desc.shape.dims(), &shape)) {
+      return InvalidArgument("static island output '" + outs[i].name + "' has no static tensor slot");
+    }
+    s->t.SetDesc(outs[i].desc.dtype, shape);
+    data->out.push_back(s);
+    data->out_bytes.push_back(outs[i].size_bytes);
+  }
+  data->in_buffers.resize(data->in.size());
+  data->out_buffers.resize(data->out.size());
+  LoweringStats& stats = ctx.model().out().stats;
+  ++stats.static_islands;
+  stats.static_island_nodes += data->island->num_nodes;
+  const uint32_t node = ctx.AddMain(StaticIslandKernel, "StaticIsland", ctx.InputChains(false), 1, data);
+  ctx.AddReader(node);
+  for (int i = 0; i < static_cast<int>(data->out.size()); ++i) ctx.SetOutput(i, ChainRef{node, 0}, true);
+  return Status::Ok();
+}
+
+}  // namespace ge::runtime::v2
