@@ -61,4 +61,10 @@ class ExecutableModel {
 // Checks buffers against descs: counts, non-null data (unless size 0), size == size_bytes.
 Status CheckBuffers(const std::vector<IoDesc>& descs, const std::vector<DataBuffer>& buffers, const char* what);
 
+// ExecuteAsync for models that run on the calling thread: checks the buffers against the model's IO now, then
+// enqueues one task on |stream| that runs model.Execute (Aborted when the stream was stopped). The model outlives
+// the task.
+Status EnqueueExecute(ExecutableModel& model, const std::vector<DataBuffer>& inputs,
+                      const std::vector<DataBuffer>& outputs, rt::Stream& stream);
+
 }  // namespace ge::runtime

@@ -23,17 +23,6 @@ StatusOr<std::vector<IoDesc>> Describe(const std::vector<ir::Value*>& values, co
   return out;
 }
 
-struct AsyncRun {
-  InterpreterModel* model;
-  std::vector<DataBuffer> inputs, outputs;
-};
-
-Status RunAsync(void* args, rt::TaskContext& ctx) {
-  std::unique_ptr<AsyncRun> run(static_cast<AsyncRun*>(args));
-  if (ctx.Stopped()) return Aborted("model '" + run->model->name() + "': the stream was stopped");
-  return run->model->Execute(run->inputs, run->outputs);
-}
-
 }  // namespace
 
 StatusOr<std::unique_ptr<InterpreterModel>> InterpreterModel::Load(std::shared_ptr<const om::OmReader> om,
@@ -83,13 +72,8 @@ Status InterpreterModel::Execute(const std::vector<DataBuffer>& inputs, const st
 }
 
 Status InterpreterModel::ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
-                                      rt::Stream& stream) {
-  GE_RETURN_IF_ERROR(CheckBuffers(inputs_, inputs, "input"));
-  GE_RETURN_IF_ERROR(CheckBuffers(outputs_, outputs, "output"));
-  auto* run = new AsyncRun{this, inputs, outputs};
-  Status s = stream.Enqueue(rt::Task{RunAsync, run});
-  if (!s.ok()) delete run;
-  return s;
+                             rt::Stream& stream) {
+  return EnqueueExecute(*this, inputs, outputs, stream);
 }
 
 }  // namespace ge::runtime

@@ -148,7 +148,9 @@ TEST_F(SinkIntegration, LoadsFromMemoryAndFileWithTheSameDescriptions) {
 }
 
 TEST_F(SinkIntegration, SyncRunsFromFourThreadsMatchTheInterpreter) {
-  auto m = OfflineModel::LoadFromFile(*path_, OfflineModelOptions{1});
+  OfflineModelOptions one_thread;
+  one_thread.intra_op_threads = 1;
+  auto m = OfflineModel::LoadFromFile(*path_, one_thread);
   ASSERT_TRUE(m.ok()) << m.status().ToString();
   std::atomic<int> good{0};
   std::vector<std::thread> threads;

@@ -72,17 +72,6 @@ StatusOr<std::vector<IoDesc>> Describe(const std::vector<const ir::Value*>& valu
   return out;
 }
 
-struct AsyncRun {
-  ModelV2* model;
-  std::vector<DataBuffer> inputs, outputs;
-};
-
-Status RunAsync(void* args, rt::TaskContext& ctx) {
-  std::unique_ptr<AsyncRun> run(static_cast<AsyncRun*>(args));
-  if (ctx.Stopped()) return Aborted("model '" + run->model->name() + "': the stream was stopped");
-  return run->model->Execute(run->inputs, run->outputs);
-}
-
 }  // namespace
 
 Status ModelV2Options::ApplyGeOptions(const std::map<std::string, std::string>& options) {
@@ -315,12 +304,7 @@ Status ModelV2::Execute(const std::vector<DataBuffer>& inputs, const std::vector
 
 Status ModelV2::ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
                              rt::Stream& stream) {
-  GE_RETURN_IF_ERROR(CheckBuffers(io_inputs_, inputs, "input"));
-  GE_RETURN_IF_ERROR(CheckBuffers(io_outputs_, outputs, "output"));
-  auto* run = new AsyncRun{this, inputs, outputs};
-  Status s = stream.Enqueue(rt::Task{RunAsync, run});
-  if (!s.ok()) delete run;
-  return s;
+  return EnqueueExecute(*this, inputs, outputs, stream);
 }
 
 }  // namespace ge::runtime::v2
