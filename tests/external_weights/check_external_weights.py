@@ -18,16 +18,7 @@ import shutil
 import subprocess
 import sys
 
-
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise SystemExit(f"FAIL: {' '.join(cmd)} exited {p.returncode}\n{p.stdout}{p.stderr}")
-    return p.stdout
-
-
-def outputs(directory):
-    return {f: open(os.path.join(directory, f), "rb").read() for f in sorted(os.listdir(directory))}
+from cli_util import outputs, run
 
 
 def main():
