@@ -6,7 +6,7 @@ seconds=${1:-60}
 cd "$(dirname "$0")/.."
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGE_BUILD_FUZZERS=ON \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
-cmake --build build-fuzz --target onnx_import_fuzz om_reader_fuzz weight_file_fuzz value_bins_fuzz sink_model_fuzz var_info_fuzz checkpoint_fuzz -j "$(nproc)"
+cmake --build build-fuzz --target onnx_import_fuzz om_reader_fuzz weight_file_fuzz value_bins_fuzz sink_model_fuzz lowered_model_fuzz var_info_fuzz checkpoint_fuzz -j "$(nproc)"
 
 # fuzz NAME: runs build-fuzz/bin/NAME_fuzz on build-fuzz/corpus/NAME for $seconds.
 fuzz() {
@@ -43,6 +43,9 @@ GE_VB_FUZZ_WRITE_SEEDS=build-fuzz/corpus/value_bins build-fuzz/bin/value_bins_fu
 fuzz value_bins
 GE_SINK_FUZZ_WRITE_SEEDS=build-fuzz/corpus/sink_model build-fuzz/bin/sink_model_fuzz
 fuzz sink_model
+mkdir -p build-fuzz/corpus/lowered_model
+GE_LOWERED_FUZZ_WRITE_SEEDS=build-fuzz/corpus/lowered_model build-fuzz/bin/lowered_model_fuzz
+fuzz lowered_model
 mkdir -p build-fuzz/corpus/var_info
 GE_VAR_FUZZ_WRITE_SEEDS=build-fuzz/corpus/var_info build-fuzz/bin/var_info_fuzz
 fuzz var_info

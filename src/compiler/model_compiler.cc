@@ -214,7 +214,13 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
       r->notes.push_back("this dynamic model keeps its ONNX external data in the .om (static models reference it)");
     }
     wo.dynamic = true;
-    return om::MakeIrOmWriter(model, wo);
+    if (!options.lower_for_runtime_v2) return om::MakeIrOmWriter(model, wo);
+    auto plan = options.lower_for_runtime_v2(model);
+    if (!plan.ok()) return plan.status().WithContext("lowering for runtime v2");
+    wo.model_type = om::OmModelType::kLowered;
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmWriter> writer, om::MakeIrOmWriter(model, wo));
+    GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kExecutePlan, std::move(*plan)));
+    return writer;
   }
   // The activation layout of convolution chains (DESIGN.md §3 format selection); NCHW leaves every value plain.
   const std::string layout_name = ctx.Option("ge.format.activation", "NHWC");

@@ -5,6 +5,7 @@
 // runtime v2 lowers it.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -60,6 +61,11 @@ struct CompileOptions {
   std::string model_name;  // default: the graph's name
   // Write the IR .om (run by runtime v2) even when the graph could be a static model (`ge test-onnx --v2`).
   bool force_dynamic = false;
+  // Dynamic models: lowers the compiled IR for runtime v2 and returns its EXECUTE_PLAN bytes; the .om is then of
+  // model type kLowered (seed 002 §4.2: lowered at compile time, the plan checked at load). Callers that link
+  // runtime v2 pass runtime::v2::PlanExecuteGraphsForOm (`ge compile`, sessions, `ge test-onnx --v2`); empty: the
+  // .om is an IR model, lowered at load. A lowering failure fails the compile.
+  std::function<StatusOr<std::string>(const ir::Model&)> lower_for_runtime_v2;
   // The session's variables (seed 000): Variable nodes get their logical addresses here and the `.om` carries
   // them in VAR_INFO. Not owned; null: a private manager (a model compiled outside a session).
   var::VarManager* variables = nullptr;

@@ -9,7 +9,7 @@ StatusOr<std::unique_ptr<OmWriter>> MakeIrOmWriter(const ir::Model& model, const
   WeightsWriter weights(inline_below);
   GE_ASSIGN_OR_RETURN(std::string def, SerializeModel(model, &weights));
   OmWriteOptions o = options;
-  o.model_type = OmModelType::kIr;
+  if (!IsIrModelType(o.model_type)) o.model_type = OmModelType::kIr;
   auto w = std::make_unique<OmWriter>(o);
   GE_RETURN_IF_ERROR(w->AddPartition(PartitionType::kModelDef, std::move(def)));
   if (!weights.bytes().empty()) {
@@ -30,7 +30,7 @@ Status WriteIrOmFile(const ir::Model& model, const OmWriteOptions& options, cons
 }
 
 StatusOr<std::unique_ptr<ir::Model>> ReadIrOm(const OmReader& reader) {
-  if (reader.header().model_type != OmModelType::kIr) {
+  if (!IsIrModelType(reader.header().model_type)) {
     return FailedPrecondition("the .om holds a compiled model, not IR");
   }
   if (!reader.has(PartitionType::kModelDef)) return DataLoss("the .om has no MODEL_DEF partition");

@@ -10,6 +10,7 @@
 
 namespace ge::om {
 
+// options.model_type kLowered is kept (the caller adds EXECUTE_PLAN); any other becomes kIr.
 // Constants of fewer than `inline_below` bytes stay in MODEL_DEF; the rest go to WEIGHTS_DATA (deduplicated).
 StatusOr<std::unique_ptr<OmWriter>> MakeIrOmWriter(const ir::Model& model, const OmWriteOptions& options,
                                                    size_t inline_below = 64);

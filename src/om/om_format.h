@@ -54,15 +54,19 @@ enum class PartitionType : uint32_t {
   kWeightsData = 1,  // raw, see above
   kTaskInfo = 2,     // protobuf TaskDefs
   kVarInfo = 3,      // protobuf VarManagerInfo
+  kExecutePlan = 4,  // protobuf ExecutePlanProto (om/execute_plan.proto): runtime v2's lowering of a kLowered model
 };
-constexpr uint32_t kMaxPartitionType = 3;
+constexpr uint32_t kMaxPartitionType = 4;
 const char* PartitionTypeName(PartitionType t);
 
 enum class OmModelType : uint32_t {
   kIr = 0,        // uncompiled IR only
   kStandard = 1,  // compiled: memory plan + tasks
+  kLowered = 2,   // IR lowered for runtime v2 (seed 002 §4.2): the IR plus its execute graphs' plan (EXECUTE_PLAN)
 };
-constexpr uint32_t kMaxModelType = 1;
+constexpr uint32_t kMaxModelType = 2;
+// Model types whose MODEL_DEF is the IR (ir.proto): kIr and kLowered.
+inline bool IsIrModelType(OmModelType t) { return t == OmModelType::kIr || t == OmModelType::kLowered; }
 
 inline uint32_t LoadU32(const uint8_t* p) {
   return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;

@@ -73,6 +73,7 @@ const char* PartitionTypeName(PartitionType t) {
     case PartitionType::kWeightsData: return "WEIGHTS_DATA";
     case PartitionType::kTaskInfo: return "TASK_INFO";
     case PartitionType::kVarInfo: return "VAR_INFO";
+    case PartitionType::kExecutePlan: return "EXECUTE_PLAN";
   }
   return "UNKNOWN";
 }

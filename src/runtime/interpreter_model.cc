@@ -28,7 +28,7 @@ StatusOr<std::vector<IoDesc>> Describe(const std::vector<ir::Value*>& values, co
 StatusOr<std::unique_ptr<InterpreterModel>> InterpreterModel::Load(std::shared_ptr<const om::OmReader> om,
                                                                    uint64_t seed) {
   if (om == nullptr) return InvalidArgument("InterpreterModel::Load: null reader");
-  if (om->header().model_type != om::OmModelType::kIr) {
+  if (!om::IsIrModelType(om->header().model_type)) {
     return FailedPrecondition("the .om is not an IR model (model type " +
                               std::to_string(static_cast<int>(om->header().model_type)) + ")");
   }

@@ -40,7 +40,8 @@ ModelLoader OmModelLoader(kernels::EngineList engines) {
         loaded.model = std::move(model);
         return loaded;
       }
-      case om::OmModelType::kIr: {
+      case om::OmModelType::kIr:
+      case om::OmModelType::kLowered: {
         v2::ModelV2Options v2_options;
         v2_options.engines = engines;
         v2_options.intra_op_threads = device.intra_op_threads();

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "compiler/model_compiler.h"
+#include "runtime/v2/lowering/execute_plan.h"
 #include "om/ir_proto.h"
 #include "om/model_def.pb.h"
 #include "ops/op_id.h"
@@ -171,6 +172,7 @@ StatusOr<std::shared_ptr<const CompiledGraph>> CompiledDynamic(const GraphEntry&
 StatusOr<std::shared_ptr<const CompiledGraph>> Session::Impl::Compile(const GraphEntry& entry) {
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> work, session::GraphAccess::CloneModel(*entry.model));
   compiler::CompileOptions co;
+  co.lower_for_runtime_v2 = runtime::v2::PlanExecuteGraphsForOm;
   co.ge_options = entry.options;
   co.model_name = "graph_" + std::to_string(entry.id);
   co.variables = variables.get();

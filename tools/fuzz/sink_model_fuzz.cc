@@ -125,7 +125,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!reader.ok()) return 0;
   std::shared_ptr<const ge::om::OmReader> om(std::move(*reader));
   std::unique_ptr<ge::runtime::ExecutableModel> model;
-  if (om->header().model_type == ge::om::OmModelType::kIr) {
+  if (ge::om::IsIrModelType(om->header().model_type)) {
     // Loaded, not run: a mutated IR graph may legally describe hours of reference-kernel work (onnx_import_fuzz
     // runs imported graphs with bounds of its own).
     ge::runtime::InterpreterModel::Load(om).status().IgnoreError();

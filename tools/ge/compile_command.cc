@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "compiler/input_shape_spec.h"
 #include "compiler/model_compiler.h"
+#include "runtime/v2/lowering/execute_plan.h"
 #include "flags.h"
 #include "io_util.h"
 #include "ir/dump.h"
@@ -67,6 +68,7 @@ int CompileCommand(int argc, char** argv) {
   if (!threads.ok()) return Fail(threads.status());
 
   compiler::CompileOptions options;
+  options.lower_for_runtime_v2 = runtime::v2::PlanExecuteGraphsForOm;
   options.threads = static_cast<int>(*threads);
   options.target = flags.Get("target", "native");
   options.tune = flags.GetBool("tune");

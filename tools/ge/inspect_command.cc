@@ -179,7 +179,9 @@ int InspectCommand(int argc, char** argv) {
   Report r;
   r.AddStr("model", h.name);
   r.Add("format_version", static_cast<uint64_t>(h.format_version));
-  r.AddStr("model_type", h.model_type == om::OmModelType::kStandard ? "compiled" : "ir");
+  r.AddStr("model_type", h.model_type == om::OmModelType::kStandard  ? "compiled"
+                         : h.model_type == om::OmModelType::kLowered ? "lowered"
+                                                                      : "ir");
   r.Add("dynamic", h.dynamic ? "true" : "false");
   r.Add("file_bytes", h.total_length);
   r.AddStr("isa", IsaFeatureNames(h.isa.features));
@@ -198,8 +200,18 @@ int InspectCommand(int argc, char** argv) {
     auto m = om::ReadIrOm(reader);
     if (!m.ok()) return Fail(m.status());
     r.Add("nodes", static_cast<uint64_t>((*m)->graph->num_nodes()));
-    // Runtime v2 lowers the IR at load; lowering here (no Init, no execution) shows the three graphs' sizes.
-    auto lowered = SummarizeLowering(**m);
+    // Runtime v2 lowers the IR at load (along the EXECUTE_PLAN of a lowered .om); lowering here the same way (no
+    // Init, no execution) shows the three graphs' sizes and checks the plan.
+    std::unique_ptr<runtime::v2::ExecutePlan> plan;
+    if (h.model_type == om::OmModelType::kLowered) {
+      if (!reader.has(om::PartitionType::kExecutePlan)) return Fail(DataLoss("the lowered .om has no EXECUTE_PLAN"));
+      om::ByteSpan bytes = reader.partition(om::PartitionType::kExecutePlan);
+      auto p = runtime::v2::ParseExecutePlan(bytes.data, bytes.size);
+      if (!p.ok()) return Fail(p.status());
+      plan = std::make_unique<runtime::v2::ExecutePlan>(std::move(*p));
+    }
+    r.AddStr("execute_plan", plan != nullptr ? "stored (EXECUTE_PLAN, checked)" : "made at load");
+    auto lowered = SummarizeLowering(**m, plan.get());
     if (!lowered.ok()) return Fail(lowered.status().WithContext("lowering for runtime v2"));
     r.Add("lowered_init", LoweredGraphJson(lowered->init));
     r.Add("lowered_main", LoweredGraphJson(lowered->main));

@@ -22,9 +22,10 @@ LoweredGraphSizes Count(const runtime::v2::ExecuteGraph* g) {
 
 }  // namespace
 
-StatusOr<LoweredSummary> SummarizeLowering(const ir::Model& model) {
+StatusOr<LoweredSummary> SummarizeLowering(const ir::Model& model, const runtime::v2::ExecutePlan* plan) {
   runtime::v2::LoweringOptions lo;
   lo.engines = kernels::BuiltinEngines();
+  lo.plan = plan;
   GE_ASSIGN_OR_RETURN(std::unique_ptr<runtime::v2::LoweredModel> lowered, runtime::v2::LowerModel(model, lo));
   LoweredSummary s;
   s.init = Count(lowered->init.get());

@@ -1,11 +1,13 @@
-// `ge inspect` on an IR .om: runtime v2's lowering run without execution, summarized as the node count of the
-// Init, Main and DeInit graphs by kernel kind (the suffix of an execute node's name, e.g. "Compute", "InferShape").
+// `ge inspect` on an IR or lowered .om: runtime v2's lowering run without execution (along the .om's EXECUTE_PLAN
+// when it has one, which checks the plan), summarized as the node count of the Init, Main and DeInit graphs by
+// kernel kind (the suffix of an execute node's name, e.g. "Compute", "InferShape").
 #pragma once
 #include <map>
 #include <string>
 
 #include "base/status.h"
 #include "ir/graph.h"
+#include "runtime/v2/lowering/execute_plan.h"
 
 namespace ge::cli {
 
@@ -18,7 +20,7 @@ struct LoweredSummary {
   LoweredGraphSizes init, main, deinit;
 };
 
-StatusOr<LoweredSummary> SummarizeLowering(const ir::Model& model);
+StatusOr<LoweredSummary> SummarizeLowering(const ir::Model& model, const runtime::v2::ExecutePlan* plan = nullptr);
 // {"nodes":N,"by_kind":{"Compute":n,...}}
 std::string LoweredGraphJson(const LoweredGraphSizes& g);
 

@@ -8,6 +8,7 @@
 
 #include "base/compare.h"
 #include "compiler/model_compiler.h"
+#include "runtime/v2/lowering/execute_plan.h"
 #include "interpreter/interpreter.h"
 #include "model_runner.h"
 #include "parser/onnx/onnx_parser.h"
@@ -117,6 +118,7 @@ Status RunOnnxTestCase(const std::string& dir, const OnnxCaseOptions& options, s
         compiler::CompileOptions co;
         co.ge_options = options.ge_options;
         co.force_dynamic = options.via_v2;
+        if (options.via_v2) co.lower_for_runtime_v2 = runtime::v2::PlanExecuteGraphsForOm;  // a lowered .om
         for (size_t i = 0; i < inputs.size() && options.via_om; ++i) {
           if (inputs[i].is_tensor()) co.input_shapes[in_names[i]] = inputs[i].tensor.dims();
         }

@@ -119,14 +119,26 @@ StatusOr<std::unique_ptr<ModelV2>> ModelV2::Load(std::unique_ptr<ir::Model> mode
 StatusOr<std::unique_ptr<ModelV2>> ModelV2::Load(std::shared_ptr<const om::OmReader> om,
                                                  const ModelV2Options& options) {
   if (om == nullptr) return InvalidArgument("ModelV2::Load: null reader");
-  if (om->header().model_type != om::OmModelType::kIr) {
+  if (!om::IsIrModelType(om->header().model_type)) {
     return FailedPrecondition("the .om is not an IR model (model type " +
                               std::to_string(static_cast<int>(om->header().model_type)) + ")");
   }
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, om::ReadIrOm(*om));
   if (model->graph == nullptr) return DataLoss("the IR model has no graph");
-  std::string name = om->header().name;
-  return Load(std::move(model), options, std::move(name), std::move(om));
+  std::unique_ptr<ExecutePlan> plan;
+  if (om->header().model_type == om::OmModelType::kLowered) {
+    if (!om->has(om::PartitionType::kExecutePlan)) return DataLoss("the lowered .om has no EXECUTE_PLAN partition");
+    om::ByteSpan bytes = om->partition(om::PartitionType::kExecutePlan);
+    GE_ASSIGN_OR_RETURN(ExecutePlan p, ParseExecutePlan(bytes.data, bytes.size));
+    plan = std::make_unique<ExecutePlan>(std::move(p));
+  }
+  auto m = std::unique_ptr<ModelV2>(new ModelV2);
+  m->name_ = om->header().name.empty() ? model->graph->name() : om->header().name;
+  m->keep_alive_ = std::move(om);
+  m->owned_model_ = std::move(model);
+  m->plan_ = std::move(plan);
+  GE_RETURN_IF_ERROR(m->Init(options));
+  return m;
 }
 
 Status ModelV2::Init(const ModelV2Options& options) {
@@ -139,6 +151,8 @@ Status ModelV2::Init(const ModelV2Options& options) {
   StaticIslandOptions so{options.compile_static_island, options.static_island_min_nodes, options.device};
   GE_ASSIGN_OR_RETURN(islands_, FormStaticIslands(*owned_model_, so));
   lo.islands = islands_.get();
+  // Islands rewrote the IR the plan was made for: lowering decides then.
+  if (plan_ != nullptr && (islands_ == nullptr || islands_->islands.empty())) lo.plan = plan_.get();
   GE_ASSIGN_OR_RETURN(lowered_, LowerModel(*owned_model_, lo));
   if (options.device != nullptr) {
     CachingAllocatorOptions ca;

@@ -63,7 +63,7 @@ class ModelV2 final : public ExecutableModel {
   // borrow (the .om mapping).
   static StatusOr<std::unique_ptr<ModelV2>> Load(std::unique_ptr<ir::Model> model, const ModelV2Options& options,
                                                  std::string name = "", std::shared_ptr<const void> keep_alive = nullptr);
-  // An IR .om (model type kIr).
+  // An IR .om (model type kIr), or a lowered one (kLowered: lowered along its EXECUTE_PLAN, checked against the IR).
   static StatusOr<std::unique_ptr<ModelV2>> Load(std::shared_ptr<const om::OmReader> om, const ModelV2Options& options);
   ~ModelV2() override;
 
@@ -77,6 +77,8 @@ class ModelV2 final : public ExecutableModel {
   const std::vector<const ir::Value*>& graph_inputs() const { return lowered_->main.ir_inputs; }
   const std::vector<const ir::Value*>& graph_outputs() const { return lowered_->main.ir_outputs; }
   const LoweringStats& stats() const { return lowered_->stats; }
+  // What lowering did (the orders and converters it followed, the graphs' sizes): the .om's EXECUTE_PLAN.
+  const ExecutePlan& plan() const { return lowered_->plan; }
   // Kernels prepared since load, summed over nodes (cache misses; for tests and statistics).
   uint64_t kernels_prepared() const;
   // Every input and output a tensor of known dims (the ExecutableModel interface then applies); else why not.
@@ -104,6 +106,7 @@ class ModelV2 final : public ExecutableModel {
   std::unique_ptr<ir::Model> owned_model_;
   std::unique_ptr<Allocator> allocator_;        // outlives the lowered model's slots
   std::unique_ptr<StaticIslands> islands_;
+  std::unique_ptr<ExecutePlan> plan_;  // a kLowered .om's EXECUTE_PLAN; null: lowering decides
   std::unique_ptr<LoweredModel> lowered_;
   std::unique_ptr<Executor> main_executor_;
   std::string name_;

@@ -3,6 +3,7 @@
 #include "kernels/ref/kernel_registry.h"
 #include "runtime/v2/kernels/compute_record.h"
 #include "runtime/v2/kernels/node_data.h"
+#include "runtime/v2/lowering/static_island.h"
 
 namespace ge::runtime::v2 {
 namespace {
@@ -11,21 +12,22 @@ using ops::OpId;
 
 struct ConverterEntry {
   OpId op;
-  ConverterFn fn;
+  ConverterKind kind;
 };
 
 // clang-format off
 constexpr ConverterEntry kConverters[] = {
     // control flow: subgraphs lowered recursively
-    {OpId::kIf, ConvertControlFlow}, {OpId::kLoop, ConvertControlFlow}, {OpId::kScan, ConvertControlFlow},
-    {OpId::kSequenceMap, ConvertControlFlow},
+    {OpId::kIf, ConverterKind::kControlFlow}, {OpId::kLoop, ConverterKind::kControlFlow},
+    {OpId::kScan, ConverterKind::kControlFlow}, {OpId::kSequenceMap, ConverterKind::kControlFlow},
     // Init: values fixed at load
-    {OpId::kConstant, ConvertInitConstant}, {OpId::kGeFileConstant, ConvertInitConstant},
+    {OpId::kConstant, ConverterKind::kInitConstant}, {OpId::kGeFileConstant, ConverterKind::kInitConstant},
     // data-dependent output shapes: sized by the reference kernel
-    {OpId::kNonZero, ConvertRef}, {OpId::kUnique, ConvertRef},
+    {OpId::kNonZero, ConverterKind::kRef}, {OpId::kUnique, ConverterKind::kRef},
     // session variables: the reference kernels' variable store
-    {OpId::kGeVariable, ConvertRef}, {OpId::kGeAssign, ConvertRef}, {OpId::kGeAssignAdd, ConvertRef},
-    {OpId::kGeAssignSub, ConvertRef}, {OpId::kGeVarIsInitializedOp, ConvertRef},
+    {OpId::kGeVariable, ConverterKind::kRef}, {OpId::kGeAssign, ConverterKind::kRef},
+    {OpId::kGeAssignAdd, ConverterKind::kRef}, {OpId::kGeAssignSub, ConverterKind::kRef},
+    {OpId::kGeVarIsInitializedOp, ConverterKind::kRef},
 };
 // clang-format on
 
@@ -41,11 +43,22 @@ bool AnyBoxed(const NodeLowering& ctx) {
 
 }  // namespace
 
-ConverterFn FindConverter(OpId id) {
+ConverterKind FindConverterKind(OpId id) {
   for (const ConverterEntry& e : kConverters) {
-    if (e.op == id) return e.fn;
+    if (e.op == id) return e.kind;
   }
-  return ConvertCompute;
+  return ConverterKind::kCompute;
+}
+
+ConverterFn ConverterFor(ConverterKind kind) {
+  switch (kind) {
+    case ConverterKind::kCompute: return ConvertCompute;
+    case ConverterKind::kRef: return ConvertRef;
+    case ConverterKind::kInitConstant: return ConvertInitConstant;
+    case ConverterKind::kControlFlow: return ConvertControlFlow;
+    case ConverterKind::kStaticIsland: return ConvertStaticIsland;
+  }
+  return ConvertRef;
 }
 
 Status ConvertRef(NodeLowering& ctx) {

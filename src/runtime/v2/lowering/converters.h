@@ -18,7 +18,8 @@ Status ConvertInitConstant(NodeLowering& ctx);
 // If, Loop, Scan, SequenceMap: subgraphs lowered recursively, run by the node's reference kernel (control_flow.cc).
 Status ConvertControlFlow(NodeLowering& ctx);
 
-// The converter for |id| (ConvertCompute when the table has none).
-ConverterFn FindConverter(ops::OpId id);
+// The converter for |id| (ConvertCompute when the table has none), as a kind, and a kind's function.
+ConverterKind FindConverterKind(ops::OpId id);
+ConverterFn ConverterFor(ConverterKind kind);
 
 }  // namespace ge::runtime::v2

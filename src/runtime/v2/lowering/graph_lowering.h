@@ -43,9 +43,11 @@ class GraphScope {
   void AddReader(const ir::Node* n, uint32_t exec_node) { readers_[n].push_back(exec_node); }
 
  private:
-  Status LowerNode(const ir::Node& n, const std::vector<const ir::Value*>& reads,
+  Status LowerNode(const ir::Node& n, ConverterKind converter, const std::vector<const ir::Value*>& reads,
                    const std::unordered_map<const ir::Value*, size_t>& last_read, size_t index);
-  StatusOr<std::vector<const ir::Node*>> Order() const;
+  // Node indices (into g_->nodes()) in execution order: |given|'s, checked to be a topological order, or lowering's
+  // own (topological with the reads of subgraphs counted as edges; ties in creation order).
+  StatusOr<std::vector<size_t>> Order(const GraphPlan* given) const;
   const TensorDesc& Desc(const ir::Value* v) const;
   std::vector<TensorDesc> OutputDescs(const ir::Node& n);
 
@@ -73,6 +75,10 @@ class ModelLowering {
   int64_t OpsetFor(const std::string& domain) const;
   // Lowers |g| as a subgraph of a node of |parent|, into |out|.
   Status LowerSubgraph(const ir::Graph& g, GraphScope* parent, LoweredGraph* out);
+  // A new graph's entry in the plan being recorded (its index), and the given plan's entry for it (null when
+  // lowering decides; DataLoss when the given plan has no such graph).
+  size_t NewGraphPlan();
+  StatusOr<const GraphPlan*> GivenGraphPlan(size_t index) const;
 
  private:
   const ir::Model& model_;

@@ -117,6 +117,20 @@ Status ModelLowering::LowerSubgraph(const ir::Graph& g, GraphScope* parent, Lowe
   return Status::Ok();
 }
 
+size_t ModelLowering::NewGraphPlan() {
+  out_->plan.graphs.emplace_back();
+  return out_->plan.graphs.size() - 1;
+}
+
+StatusOr<const GraphPlan*> ModelLowering::GivenGraphPlan(size_t index) const {
+  if (options_.plan == nullptr) return nullptr;
+  if (index >= options_.plan->graphs.size()) {
+    return DataLoss("the execute plan has " + std::to_string(options_.plan->graphs.size()) +
+                    " graphs; the IR has more");
+  }
+  return &options_.plan->graphs[index];
+}
+
 // ---- GraphScope
 
 void GraphScope::Define(const ir::Value* v, ChainRef chain, bool is_static) {
@@ -197,8 +211,7 @@ std::vector<TensorDesc> GraphScope::OutputDescs(const ir::Node& n) {
   return out;
 }
 
-// Topological order with the reads of subgraphs (captures) counted as edges; ties in creation order.
-StatusOr<std::vector<const ir::Node*>> GraphScope::Order() const {
+StatusOr<std::vector<size_t>> GraphScope::Order(const GraphPlan* given) const {
   const std::vector<ir::Node*> nodes = g_->nodes();
   std::unordered_map<const ir::Node*, size_t> index;
   for (size_t i = 0; i < nodes.size(); ++i) index[nodes[i]] = i;
@@ -225,15 +238,35 @@ StatusOr<std::vector<const ir::Node*>> GraphScope::Order() const {
       if (v != nullptr && !v->is_capture()) edge(v, i);
     }
   }
+  std::vector<size_t> order;
+  if (given != nullptr) {
+    const std::string what = "the execute plan of graph '" + g_->name() + "'";
+    if (given->order.size() != nodes.size()) {
+      return DataLoss(what + " orders " + std::to_string(given->order.size()) + " nodes, the graph has " +
+                      std::to_string(nodes.size()));
+    }
+    std::vector<bool> placed(nodes.size(), false);
+    for (uint32_t i : given->order) {
+      if (i >= nodes.size() || placed[i]) {
+        return DataLoss(what + " lists node index " + std::to_string(i) + " twice or out of range");
+      }
+      if (pending[i] != 0) {
+        return DataLoss(what + " runs node '" + nodes[i]->name() + "' before a node it depends on");
+      }
+      placed[i] = true;
+      order.push_back(i);
+      for (size_t s : succ[i]) --pending[s];
+    }
+    return order;
+  }
   std::priority_queue<size_t, std::vector<size_t>, std::greater<size_t>> ready;
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (pending[i] == 0) ready.push(i);
   }
-  std::vector<const ir::Node*> order;
   while (!ready.empty()) {
     const size_t i = ready.top();
     ready.pop();
-    order.push_back(nodes[i]);
+    order.push_back(i);
     for (size_t s : succ[i]) {
       if (--pending[s] == 0) ready.push(s);
     }
@@ -272,7 +305,12 @@ Status GraphScope::Lower() {
     eg.graph_input(in).SetPointer(s);
     values_[v] = ValueRef{s, {ChainRef::kGraphInput, in}, is_static};
   }
-  GE_ASSIGN_OR_RETURN(std::vector<const ir::Node*> order, Order());
+  const size_t plan_index = m.NewGraphPlan();
+  GE_ASSIGN_OR_RETURN(const GraphPlan* given, m.GivenGraphPlan(plan_index));
+  GE_ASSIGN_OR_RETURN(std::vector<size_t> order_index, Order(given));
+  const std::vector<ir::Node*> all_nodes = g_->nodes();
+  std::vector<const ir::Node*> order;
+  for (size_t i : order_index) order.push_back(all_nodes[i]);
   // Where each value of this graph is read last (inputs and the subgraphs' reads by name).
   std::unordered_map<const ir::Value*, size_t> last_read;
   std::vector<std::vector<const ir::Value*>> reads(order.size());
@@ -290,8 +328,26 @@ Status GraphScope::Lower() {
     }
   }
   for (size_t i = 0; i < order.size(); ++i) {
-    Status s = LowerNode(*order[i], reads[i], last_read, i);
-    if (!s.ok()) return s.WithContext("lowering node '" + order[i]->name() + "' (" + order[i]->op_type() + ")");
+    const ir::Node& n = *order[i];
+    // The converter: the table's, or the given plan's when it is that one or the reference kernel (which runs any
+    // node without subgraphs as the interpreter does).
+    const ConverterKind natural = IsStaticIslandNode(n) ? ConverterKind::kStaticIsland : FindConverterKind(ops::OpIdOf(n));
+    ConverterKind kind = natural;
+    if (given != nullptr) {
+      kind = given->converter[i];
+      const bool demoted = kind == ConverterKind::kRef && n.subgraphs().empty() &&
+                           natural != ConverterKind::kStaticIsland && natural != ConverterKind::kControlFlow;
+      if (kind != natural && !demoted) {
+        return DataLoss("the execute plan lowers node '" + n.name() + "' (" + n.op_type() + ") with the " +
+                        ConverterKindName(kind) + " converter; it takes the " + ConverterKindName(natural) +
+                        " converter (or ref)");
+      }
+    }
+    GraphPlan& record = m.out().plan.graphs[plan_index];
+    record.order.push_back(static_cast<uint32_t>(order_index[i]));
+    record.converter.push_back(kind);
+    Status s = LowerNode(n, kind, reads[i], last_read, i);
+    if (!s.ok()) return s.WithContext("lowering node '" + n.name() + "' (" + n.op_type() + ")");
   }
   for (const ir::Value* v : g_->outputs()) {
     GE_ASSIGN_OR_RETURN(ValueRef r, Ref(v));
@@ -303,7 +359,7 @@ Status GraphScope::Lower() {
   return Status::Ok();
 }
 
-Status GraphScope::LowerNode(const ir::Node& n, const std::vector<const ir::Value*>& reads,
+Status GraphScope::LowerNode(const ir::Node& n, ConverterKind converter, const std::vector<const ir::Value*>& reads,
                              const std::unordered_map<const ir::Value*, size_t>& last_read, size_t index) {
   ModelLowering& m = *model_;
   std::vector<ValueRef> inputs;
@@ -346,7 +402,7 @@ Status GraphScope::LowerNode(const ir::Node& n, const std::vector<const ir::Valu
     if (ValueSlot* s = freeable(v)) frees.push_back(s);
   }
   NodeLowering ctx(this, &n, std::move(inputs), std::move(captures), outputs, std::move(frees));
-  GE_RETURN_IF_ERROR((IsStaticIslandNode(n) ? ConvertStaticIsland : FindConverter(ops::OpIdOf(n)))(ctx));
+  GE_RETURN_IF_ERROR(ConverterFor(converter)(ctx));
   for (ValueSlot* s : outputs) {
     if (s != nullptr && !s->persistent) out_->run_owned.push_back(s);
   }
@@ -398,6 +454,49 @@ Status GraphScope::LowerNode(const ir::Node& n, const std::vector<const ir::Valu
 
 // ---- LowerModel
 
+namespace {
+
+// Fills the recorded plan's sizes and, when lowering followed a given plan, checks that they agree with it.
+Status RecordPlan(const LoweringOptions& options, LoweredModel* out) {
+  ExecutePlan& p = out->plan;
+  const LoweringStats& st = out->stats;
+  p.fused = options.fuse_compute;
+  p.init_nodes = st.init_nodes;
+  p.main_nodes = st.main_nodes;
+  p.deinit_nodes = st.deinit_nodes;
+  p.compute_static = st.compute_static;
+  p.compute_dynamic = st.compute_dynamic;
+  p.ref_nodes = st.ref_nodes;
+  p.control_nodes = st.control_nodes;
+  p.subgraphs = st.subgraphs;
+  const ExecuteGraph& main = *out->main.graph;
+  for (size_t i = 0; i < main.num_nodes(); ++i) {
+    const std::string& name = main.node(static_cast<uint32_t>(i)).name;
+    const size_t slash = name.rfind('/');
+    ++p.main_kernels[slash == std::string::npos ? name : name.substr(slash + 1)];
+  }
+  const ExecutePlan* given = options.plan;
+  if (given == nullptr) return Status::Ok();
+  if (given->graphs.size() != p.graphs.size()) {
+    return DataLoss("the execute plan has " + std::to_string(given->graphs.size()) + " graphs, the IR " +
+                    std::to_string(p.graphs.size()));
+  }
+  if (given->fused != p.fused || st.static_islands != 0) return Status::Ok();  // lowered differently on purpose
+  auto check = [](const char* graph, uint64_t planned, uint64_t got) {
+    if (planned == got) return Status::Ok();
+    return DataLoss(std::string("the execute plan's ") + graph + " graph has " + std::to_string(planned) +
+                    " nodes, lowering the IR along it gave " + std::to_string(got) +
+                    " (a corrupt .om, or one from another ge: recompile it)");
+  };
+  GE_RETURN_IF_ERROR(check("Init", given->init_nodes, p.init_nodes));
+  GE_RETURN_IF_ERROR(check("Main", given->main_nodes, p.main_nodes));
+  GE_RETURN_IF_ERROR(check("DeInit", given->deinit_nodes, p.deinit_nodes));
+  return Status::Ok();
+}
+
+}  // namespace
+
+
 StatusOr<std::unique_ptr<LoweredModel>> LowerModel(const ir::Model& model, const LoweringOptions& options) {
   if (model.graph == nullptr) return InvalidArgument("the model has no graph");
   auto out = std::make_unique<LoweredModel>();
@@ -415,6 +514,7 @@ StatusOr<std::unique_ptr<LoweredModel>> LowerModel(const ir::Model& model, const
   }
   out->deinit->AddNode(FreeMemoryKernel, "DeInit/ReleaseConstants", {}, 0, constants);
   out->stats.deinit_nodes = out->deinit->num_nodes();
+  GE_RETURN_IF_ERROR(RecordPlan(options, out.get()));
   return out;
 }
 

@@ -17,6 +17,7 @@
 #include "runtime/v2/execute_graph.h"
 #include "runtime/v2/executor.h"
 #include "runtime/v2/kernels/compute_record.h"
+#include "runtime/v2/lowering/execute_plan.h"
 #include "runtime/v2/lowering/value_slot.h"
 
 namespace ge::runtime::v2 {
@@ -33,6 +34,9 @@ struct LoweringOptions {
   bool fuse_compute = true;
   // Islands FormStaticIslands made of the model (outlive the lowered model); null: none.
   const StaticIslands* islands = nullptr;
+  // Lower along this plan (an .om's EXECUTE_PLAN): its orders and converters, each checked against the IR; the
+  // resulting graph sizes must match the plan's when it was made with the same fuse_compute. null: lowering decides.
+  const ExecutePlan* plan = nullptr;
 };
 
 // One lowered IR graph (the model's graph, or a subgraph of a control-flow node).
@@ -61,6 +65,7 @@ struct LoweredModel {
   std::unique_ptr<ExecuteGraph> init, deinit;
   LoweredGraph main;
   LoweringStats stats;
+  ExecutePlan plan;  // what this lowering decided (orders, converters, sizes): the .om's EXECUTE_PLAN
 };
 
 // |model| must outlive the result (kernels keep pointers to its nodes and constants).
