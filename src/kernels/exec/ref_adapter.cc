@@ -101,21 +101,22 @@ Status RefAdapter::BindInputs(const KernelIo& io, State& st) const {
 
 Status RefAdapter::StoreOutput(const KernelIo& io, const State& st, int i) const {
   const Value& v = st.kctx.outputs[i];
-  const std::string which = "output " + std::to_string(i) + " ('" + kctx_.node->output(i)->name() + "')";
+  // Named only on failure (this runs once per output per run).
+  auto which = [&] { return "output " + std::to_string(i) + " ('" + kctx_.node->output(i)->name() + "')"; };
   if (!v.is_tensor() || !v.tensor.valid()) {
-    return Internal(label_ + ": the reference kernel produced no tensor for " + which);
+    return Internal(label_ + ": the reference kernel produced no tensor for " + which());
   }
   const TensorDesc& want = kctx_.inferred[i];
   const Tensor& t = v.tensor;
   if (t.dtype() != want.dtype || t.dims() != want.shape.dims()) {
-    return FailedPrecondition(label_ + ": " + which + " is " + DataTypeName(t.dtype()) + DimsToString(t.dims()) +
+    return FailedPrecondition(label_ + ": " + which() + " is " + DataTypeName(t.dtype()) + DimsToString(t.dims()) +
                               " but the plan expects " + want.ToString());
   }
   void* slot = io.outputs[i];
   const size_t nbytes = t.nbytes();
   if (slot == nullptr) {
     if (nbytes == 0) return Status::Ok();
-    return FailedPrecondition(label_ + ": " + which + " has no address bound");
+    return FailedPrecondition(label_ + ": " + which() + " has no address bound");
   }
   if (t.raw_data() != slot && nbytes != 0) std::memmove(slot, t.raw_data(), nbytes);
   return Status::Ok();

@@ -27,6 +27,29 @@ class AllocatorFront final : public Allocator {
 
   StatusOr<MemBlock*> Malloc(size_t bytes) override;
   void Free(MemBlock* block) override;
+  // Inline fast paths: a cached block for |bytes| (null: none cached, call Malloc); whether |block| was kept
+  // (false: call Free).
+  MemBlock* TryTake(size_t bytes) {
+    const size_t index = (bytes + kQuantum - 1) / kQuantum + (bytes == 0 ? 1 : 0);
+    if (index >= kNumClasses) return nullptr;
+    Stack& s = stacks_[index];
+    if (s.count == 0) return nullptr;
+    MemBlock* b = s.blocks[--s.count];
+    held_bytes_ -= b->size;
+    return b;
+  }
+  bool TryKeep(MemBlock* block) {
+    const size_t size = block->size;
+    // Only blocks of exactly a class size: they serve any request of that class.
+    if (size % kQuantum != 0 || size / kQuantum >= kNumClasses || size == 0 || held_bytes_ + size > kMaxBytes) {
+      return false;
+    }
+    Stack& s = stacks_[size / kQuantum];
+    if (s.count >= kPerClass) return false;
+    s.blocks[s.count++] = block;
+    held_bytes_ += size;
+    return true;
+  }
   // Returns every block held here to the backing allocator.
   void Flush();
   Allocator* backing() const { return backing_.get(); }

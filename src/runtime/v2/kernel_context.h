@@ -17,6 +17,7 @@ class IntraOpPool;
 namespace ge::runtime::v2 {
 
 class Allocator;
+class AllocatorFront;
 
 using KernelStatus = uint32_t;
 inline constexpr KernelStatus kStatusSuccess = 0;
@@ -26,6 +27,9 @@ inline constexpr KernelStatus kStatusFailed = 1;
 class ExecutionState {
  public:
   Allocator* allocator = nullptr;         // memory for values whose size is known only at run time
+  // |allocator| itself when it is an AllocatorFront (single-thread executors): kernels on the hot path take and
+  // return small blocks through its inline fast paths, without a virtual call. null: none.
+  AllocatorFront* front = nullptr;
   const std::atomic<bool>* stop = nullptr;  // set: stop between nodes (abort)
   rt::IntraOpPool* pool = nullptr;         // intra-op threads for Launch kernels; null: each runs serially
   // Records the first error (thread-safe: multi-thread executors run kernels concurrently); returns kStatusFailed.

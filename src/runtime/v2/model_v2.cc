@@ -166,6 +166,7 @@ Status ModelV2::Init(const ModelV2Options& options) {
     allocator_ = std::make_unique<AllocatorFront>(std::move(allocator_));
   }
   lowered_->state.allocator = allocator_.get();
+  lowered_->state.front = dynamic_cast<AllocatorFront*>(allocator_.get());
   lowered_->state.stop = &stop_;
   lowered_->state.pool = options.pool;
   {

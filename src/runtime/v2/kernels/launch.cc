@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "runtime/v2/allocator.h"
+#include "runtime/v2/allocator_front.h"
 #include "runtime/v2/kernels/compute_record.h"
 #include "runtime/v2/kernels/node_data.h"
 
@@ -172,16 +173,21 @@ KernelStatus ComputeKernel(KernelContext* c) {
     if (in[i] != nullptr && in[i]->t.version != versions[i]) return ComputeSlow(c, rec);
   }
   Allocator* a = c->exec->allocator;
+  AllocatorFront* front = c->exec->front;
   ValueSlot** out = rec->out();
   const size_t* out_bytes = rec->out_bytes();
   for (size_t i = 0; i < rec->num_out; ++i) {
     ValueSlot* s = out[i];
     if (s == nullptr) continue;
     if (s->t.block != nullptr || s->kept) ReleaseSlot(s, a);
-    StatusOr<MemBlock*> b = a->Malloc(out_bytes[i]);
-    if (!b.ok()) return c->exec->SetError(b.status().WithContext("value '" + s->name + "'"));
-    s->t.block = *b;
-    s->t.data = (*b)->addr;
+    MemBlock* block = front != nullptr ? front->TryTake(out_bytes[i]) : nullptr;
+    if (block == nullptr) {
+      StatusOr<MemBlock*> b = a->Malloc(out_bytes[i]);
+      if (!b.ok()) return c->exec->SetError(b.status().WithContext("value '" + s->name + "'"));
+      block = *b;
+    }
+    s->t.block = block;
+    s->t.data = block->addr;
     s->t.bytes = out_bytes[i];
     rec->io_out[i] = s->t.data;
   }
@@ -191,7 +197,17 @@ KernelStatus ComputeKernel(KernelContext* c) {
   Status st = rec->fn(rec->binding, tc);
   if (!st.ok()) return c->exec->SetError(std::move(st));
   ValueSlot** frees = rec->frees();
-  for (size_t i = 0; i < rec->num_free; ++i) ReleaseSlot(frees[i], a);
+  for (size_t i = 0; i < rec->num_free; ++i) {
+    ValueSlot* s = frees[i];
+    // A value this node read last: usually an allocator block only (else the general release).
+    if (front != nullptr && s->t.block != nullptr && !s->kept && !s->boxed_kind && front->TryKeep(s->t.block)) {
+      s->t.block = nullptr;
+      s->t.data = nullptr;
+      s->t.bytes = 0;
+      continue;
+    }
+    ReleaseSlot(s, a);
+  }
   return kStatusSuccess;
 }
 
