@@ -222,6 +222,17 @@ uint64_t ModelV2::kernels_prepared() const {
   return n;
 }
 
+uint64_t ModelV2::memo_skips() const {
+  uint64_t n = 0;
+  if (lowered_ == nullptr || lowered_->main.graph == nullptr) return 0;
+  const ExecuteGraph& g = *lowered_->main.graph;
+  for (size_t i = 0; i < g.num_nodes(); ++i) {
+    const ExecNode& node = g.node(static_cast<uint32_t>(i));
+    if (node.fn == ComputeKernel) n += static_cast<const ComputeRecord*>(node.ctx.node_data)->node->run.memo_skips;
+  }
+  return n;
+}
+
 Status ModelV2::BindInputs(const std::vector<Value>& inputs) {
   const LoweredGraph& g = lowered_->main;
   if (inputs.size() != g.inputs.size()) {

@@ -81,6 +81,8 @@ class ModelV2 final : public ExecutableModel {
   const ExecutePlan& plan() const { return lowered_->plan; }
   // Kernels prepared since load, summed over nodes (cache misses; for tests and statistics).
   uint64_t kernels_prepared() const;
+  // Runs in which a shape-derived node was skipped, summed over nodes (for tests and statistics).
+  uint64_t memo_skips() const;
   // Every input and output a tensor of known dims (the ExecutableModel interface then applies); else why not.
   const std::string& dynamic_io_reason() const { return dynamic_reason_; }
 

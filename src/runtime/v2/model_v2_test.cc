@@ -113,6 +113,41 @@ graph g(%x: float32[?,4]) {
   EXPECT_EQ(p.v2->kernels_prepared(), after_three_sizes);  // repeated shapes reuse the cached kernels
 }
 
+// Shape-derived nodes (Shape → Gather → Concat, Range, the mask's Less) compute once per input shape: skipped while
+// the shape repeats, recomputed when it changes; outputs stay right either way.
+TEST(ModelV2, ShapeDerivedNodesRecomputeOnlyWhenAShapeChanges) {
+  Pair p = Load(R"(opset "" 17
+graph g(%x: float32[?,4]) {
+  sh: %sh = Shape(%x)
+  const %zero: int64[1] = [0]
+  g0: %n = Gather(%sh, %zero) {axis = 0}
+  const %s0: int64[] = [0]
+  const %s1: int64[] = [1]
+  sq: %ns = Squeeze(%n)
+  r: %idx = Range(%s0, %ns, %s1)
+  const %two: int64[] = [2]
+  l: %mask = Less(%idx, %two)
+  const %four: int64[1] = [4]
+  c: %newshape = Concat(%four, %n) {axis = 0}
+  tr: %t = Transpose(%x) {perm = [1, 0]}
+  rs: %r = Reshape(%t, %newshape)
+  e: %e = Exp(%r)
+  return %e, %mask
+})");
+  ASSERT_NE(p.v2, nullptr);
+  EXPECT_EQ(p.v2->stats().memo_nodes, 6u);  // Shape, Gather, Squeeze, Range, Less, Concat (and none else)
+  std::mt19937_64 rng(9);
+  uint64_t skips = p.v2->memo_skips();
+  ExpectMatchesOracle(p, {Value(RandomTensor(DataType::kFloat, {3, 4}, rng))});
+  EXPECT_EQ(p.v2->memo_skips(), skips);  // first run: computed
+  ExpectMatchesOracle(p, {Value(RandomTensor(DataType::kFloat, {3, 4}, rng))});
+  EXPECT_EQ(p.v2->memo_skips(), skips + 6);  // same shape: all six skipped, outputs still right
+  skips = p.v2->memo_skips();
+  ExpectMatchesOracle(p, {Value(RandomTensor(DataType::kFloat, {5, 4}, rng))});
+  EXPECT_EQ(p.v2->memo_skips(), skips);  // a new shape: recomputed
+  for (int64_t n : {5, 1, 1, 3, 5}) ExpectMatchesOracle(p, {Value(RandomTensor(DataType::kFloat, {n, 4}, rng))});
+}
+
 TEST(ModelV2, DataDependentShapes) {
   Pair p = Load(R"(opset "" 17
 graph g(%x: float32[?]) {

@@ -24,6 +24,7 @@ ComputeRecord* ComputeRecords::Add(const ComputeNode& node) {
   r->num_in = static_cast<uint16_t>(node.in.size());
   r->num_out = static_cast<uint16_t>(node.out.size());
   r->num_free = static_cast<uint16_t>(node.free_after.size());
+  r->memo = node.memo ? 1 : 0;
   std::copy(node.in.begin(), node.in.end(), r->in());
   std::copy(node.out.begin(), node.out.end(), r->out());
   std::copy(node.free_after.begin(), node.free_after.end(), r->frees());

@@ -31,6 +31,8 @@ struct ComputeRecord {
   void** io_in = nullptr;   // binding->io.inputs.data() (sized once by NewBinding)
   void** io_out = nullptr;  // binding->io.outputs.data()
   uint16_t num_in = 0, num_out = 0, num_free = 0;
+  // Shape-derived node (ComputeNode::memo): skipped while its inputs' descs and value generations repeat.
+  uint8_t memo = 0;
 
   ValueSlot** slots() { return reinterpret_cast<ValueSlot**>(this + 1); }
   ValueSlot** in() { return slots(); }

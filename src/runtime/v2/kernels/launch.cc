@@ -158,9 +158,59 @@ KernelStatus ComputeSlow(KernelContext* c, ComputeRecord* rec) {
 
 }  // namespace
 
+namespace {
+
+KernelStatus ComputeBody(KernelContext* c, ComputeRecord* rec);
+
+bool MemoInputsUnchanged(const ComputeNode& n) {
+  const ComputeNode::Run& r = n.run;
+  for (size_t i = 0; i < n.in.size(); ++i) {
+    const ValueSlot* s = n.in[i];
+    if (s == nullptr) continue;
+    if (s->t.version != r.memo_versions[i]) return false;
+    if (!n.shape_only && s->value_gen != r.memo_gens[i]) return false;
+  }
+  return true;
+}
+
+// A shape-derived node: skipped (only its dead inputs freed) while its inputs repeat, else computed and recorded.
+KernelStatus ComputeMemo(KernelContext* c, ComputeRecord* rec) {
+  const ComputeNode& n = *rec->node;
+  ComputeNode::Run& r = n.run;
+  if (r.memo_valid && MemoInputsUnchanged(n)) {
+    ++r.memo_skips;
+    for (ValueSlot* s : n.free_after) ReleaseSlot(s, c->exec->allocator);
+    return kStatusSuccess;
+  }
+  r.memo_valid = false;
+  const KernelStatus st = ComputeBody(c, rec);
+  if (st != kStatusSuccess) return st;
+  r.memo_versions.assign(n.in.size(), 0);
+  r.memo_gens.assign(n.in.size(), 0);
+  for (size_t i = 0; i < n.in.size(); ++i) {
+    if (n.in[i] == nullptr) continue;
+    r.memo_versions[i] = n.in[i]->t.version;
+    r.memo_gens[i] = n.in[i]->value_gen;
+  }
+  for (ValueSlot* s : n.out) {
+    if (s != nullptr) ++s->value_gen;
+  }
+  r.memo_valid = true;
+  return kStatusSuccess;
+}
+
+}  // namespace
+
 KernelStatus ComputeKernel(KernelContext* c) {
   // The record is this node's run state (see compute_record.h), not shared with any other kernel.
   auto* rec = static_cast<ComputeRecord*>(const_cast<void*>(c->node_data));
+  if (rec->memo) return ComputeMemo(c, rec);
+  return ComputeBody(c, rec);
+}
+
+namespace {
+
+KernelStatus ComputeBody(KernelContext* c, ComputeRecord* rec) {
   if (rec->fn == nullptr) return ComputeSlow(c, rec);
   // What the kernel two Compute nodes ahead will touch beyond its record (the executor fetched the record).
   ComputeRecord* ahead = rec->next()->next();
@@ -210,6 +260,8 @@ KernelStatus ComputeKernel(KernelContext* c) {
   }
   return kStatusSuccess;
 }
+
+}  // namespace
 
 KernelStatus FreeMemoryKernel(KernelContext* c) {
   const SlotList& l = c->data<SlotList>();

@@ -57,6 +57,11 @@ struct alignas(64) ComputeNode {
   bool dynamic = false;  // shapes can change: InferShape runs in Main
   std::vector<ValueSlot*> in, out;       // per node input / output; nullptr = omitted
   std::vector<ValueSlot*> free_after;    // ComputeKernel (fused): values dead once the node ran
+  // Shape-derived (memoized; fused Compute only): Shape/Size of any value, or a deterministic node whose inputs are
+  // constants and shape-derived values. Its outputs are persistent and it recomputes only when an input's desc
+  // version (shape_only: Shape/Size read nothing else) or value generation changed since its last run.
+  bool memo = false;
+  bool shape_only = false;
 
   struct Run {
     bool inferred = false;
@@ -75,6 +80,10 @@ struct alignas(64) ComputeNode {
     std::vector<std::unique_ptr<PreparedEntry>> cache;  // at most cache_capacity, least recently used evicted
     uint64_t tick = 0;
     uint64_t prepares = 0;  // kernels prepared (cache misses), for tests and statistics
+    // memo: the inputs' desc versions and value generations at the last computation (valid once memo_valid).
+    bool memo_valid = false;
+    std::vector<uint32_t> memo_versions, memo_gens;
+    uint64_t memo_skips = 0;  // runs the node was skipped (for tests)
   };
   mutable Run run;
 

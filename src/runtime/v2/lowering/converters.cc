@@ -41,6 +41,26 @@ bool AnyBoxed(const NodeLowering& ctx) {
   return false;
 }
 
+// Whether the node's outputs are a function of input shapes only: Shape or Size of anything, or a deterministic
+// node without subgraphs or control inputs whose inputs are constants and shape-derived values (one at least).
+bool ShapeDerived(NodeLowering& ctx) {
+  const ir::Node& node = ctx.node();
+  if (!node.subgraphs().empty() || !node.control_inputs().empty()) return false;
+  const OpId id = ops::OpIdOf(node);
+  if (id == OpId::kShape || id == OpId::kSize) return true;
+  const std::string& op = node.op_type();
+  if (op.find("Random") != std::string::npos || op == "Dropout" || op == "Multinomial" || op == "Bernoulli") {
+    return false;
+  }
+  bool derived = false;
+  for (const ValueRef& r : ctx.inputs()) {
+    if (r.slot == nullptr || r.slot->constant) continue;
+    if (!ctx.model().IsShapeDerived(r.slot)) return false;
+    derived = true;
+  }
+  return derived;
+}
+
 }  // namespace
 
 ConverterKind FindConverterKind(OpId id) {
@@ -153,6 +173,17 @@ Status ConvertCompute(NodeLowering& ctx) {
     ++m.out().stats.compute_static;
   }
   if (m.options().fuse_compute) {
+    if (m.options().memoize_shape_values && ShapeDerived(ctx)) {
+      cn->memo = true;
+      const ops::OpId id = ops::OpIdOf(node);
+      cn->shape_only = id == OpId::kShape || id == OpId::kSize;
+      for (ValueSlot* s : cn->out) {
+        if (s == nullptr) continue;
+        s->persistent = true;  // kept between runs: the node may be skipped
+        m.MarkShapeDerived(s);
+      }
+      ++m.out().stats.memo_nodes;
+    }
     const uint32_t id = ctx.AddMain(ComputeKernel, "Compute", in_chains, static_cast<uint32_t>(node.num_outputs()), cn);
     cn->free_after = ctx.TakeFrees(id);
     // The graph keeps cn alive; the kernel reads the packed record (compute_record.h).

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "runtime/v2/lowering/lowering.h"
@@ -79,8 +80,12 @@ class ModelLowering {
   // lowering decides; DataLoss when the given plan has no such graph).
   size_t NewGraphPlan();
   StatusOr<const GraphPlan*> GivenGraphPlan(size_t index) const;
+  // Values computed by shape-derived (memoized) nodes (ComputeNode::memo).
+  void MarkShapeDerived(const ValueSlot* s) { shape_derived_.insert(s); }
+  bool IsShapeDerived(const ValueSlot* s) const { return shape_derived_.count(s) != 0; }
 
  private:
+  std::unordered_set<const ValueSlot*> shape_derived_;
   const ir::Model& model_;
   const LoweringOptions& options_;
   LoweredModel* out_;

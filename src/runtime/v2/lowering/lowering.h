@@ -32,6 +32,10 @@ struct LoweringOptions {
   // last become one Compute kernel (one call per node when shapes repeat). Off for the multi-thread executor,
   // which runs memory and launch kernels on separate workers.
   bool fuse_compute = true;
+  // With fuse_compute: nodes computing from shapes only (Shape/Size, then deterministic nodes of constants and
+  // such values, e.g. a Reshape target or a causal mask's Range) keep their outputs and recompute only when an
+  // input shape changes (ComputeNode::memo).
+  bool memoize_shape_values = true;
   // Islands FormStaticIslands made of the model (outlive the lowered model); null: none.
   const StaticIslands* islands = nullptr;
   // Lower along this plan (an .om's EXECUTE_PLAN): its orders and converters, each checked against the IR; the
@@ -53,6 +57,7 @@ struct LoweringStats {
   size_t init_nodes = 0, main_nodes = 0, deinit_nodes = 0;
   size_t compute_static = 0, compute_dynamic = 0, fused = 0, ref_nodes = 0, control_nodes = 0, subgraphs = 0;
   size_t static_islands = 0, static_island_nodes = 0;  // StaticIsland kernels, IR nodes they replaced
+  size_t memo_nodes = 0;  // shape-derived Compute kernels (ComputeNode::memo)
 };
 
 // Owns everything the three graphs point at. Members are declared so that the graphs go first, then the slots,

@@ -24,6 +24,9 @@ struct alignas(64) ValueSlot {
   // Fixed at lowering: a constant (its value is known once Init has run; shape inference may read it).
   bool constant = false;
   bool kept = false;  // keep is valid (set by SetSlotTensor, cleared by ReleaseSlot: the only writers of keep)
+  // Bumped each time a memoized (shape-derived) node recomputes this value: with t.version, what its memoized
+  // consumers compare to skip themselves (compute_record.h).
+  uint32_t value_gen = 0;
   RtTensor t;
   Tensor keep;   // owner of t.data when it is not an allocator block (else invalid)
   Value boxed;   // boxed_kind values
