@@ -214,9 +214,11 @@ KernelStatus ComputeBody(KernelContext* c, ComputeRecord* rec) {
   if (rec->fn == nullptr) return ComputeSlow(c, rec);
   // What the kernel two Compute nodes ahead will touch beyond its record (the executor fetched the record).
   ComputeRecord* ahead = rec->next()->next();
+  // (All read from its header line; its io arrays are written: fetched for ownership.)
   __builtin_prefetch(ahead->binding);
   __builtin_prefetch(ahead->kernel);
-  if (ahead->num_out != 0) __builtin_prefetch(ahead->out()[0]);
+  __builtin_prefetch(ahead->io_in, 1);
+  __builtin_prefetch(ahead->io_out, 1);
   ValueSlot** in = rec->in();
   const uint32_t* versions = rec->in_versions();
   for (size_t i = 0; i < rec->num_in; ++i) {
