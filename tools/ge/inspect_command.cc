@@ -216,6 +216,7 @@ int InspectCommand(int argc, char** argv) {
     r.Add("lowered_init", LoweredGraphJson(lowered->init));
     r.Add("lowered_main", LoweredGraphJson(lowered->main));
     r.Add("lowered_deinit", LoweredGraphJson(lowered->deinit));
+    r.Add("lowered_shape_derived_nodes", static_cast<uint64_t>(lowered->memo_nodes));
   }
   if (!status.ok()) return Fail(status);
   if (flags.GetBool("json")) {

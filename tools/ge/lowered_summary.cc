@@ -31,6 +31,7 @@ StatusOr<LoweredSummary> SummarizeLowering(const ir::Model& model, const runtime
   s.init = Count(lowered->init.get());
   s.main = Count(lowered->main.graph.get());
   s.deinit = Count(lowered->deinit.get());
+  s.memo_nodes = lowered->stats.memo_nodes;
   return s;
 }
 

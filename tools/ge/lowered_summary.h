@@ -18,6 +18,7 @@ struct LoweredGraphSizes {
 
 struct LoweredSummary {
   LoweredGraphSizes init, main, deinit;
+  size_t memo_nodes = 0;  // shape-derived Compute kernels (skipped while input shapes repeat)
 };
 
 StatusOr<LoweredSummary> SummarizeLowering(const ir::Model& model, const runtime::v2::ExecutePlan* plan = nullptr);
