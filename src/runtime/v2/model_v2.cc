@@ -286,6 +286,7 @@ void ModelV2::ReleaseRun(bool failed) {
     }
   }
   for (ValueSlot* s : lowered_->main.inputs) ReleaseSlot(s, a);
+  ReleaseLargeMemoValues(lowered_.get());
 }
 
 Status ModelV2::Execute(const std::vector<Value>& inputs, std::vector<Value>* outputs) {

@@ -146,6 +146,12 @@ graph g(%x: float32[?,4]) {
   ExpectMatchesOracle(p, {Value(RandomTensor(DataType::kFloat, {5, 4}, rng))});
   EXPECT_EQ(p.v2->memo_skips(), skips);  // a new shape: recomputed
   for (int64_t n : {5, 1, 1, 3, 5}) ExpectMatchesOracle(p, {Value(RandomTensor(DataType::kFloat, {n, 4}, rng))});
+  // A Range of 1,000 int64 (8,000 bytes > kMemoKeepBytes) is released after each run: it and the Less reading it
+  // recompute; the four small ones are skipped.
+  ExpectMatchesOracle(p, {Value(RandomTensor(DataType::kFloat, {1000, 4}, rng))});
+  skips = p.v2->memo_skips();
+  ExpectMatchesOracle(p, {Value(RandomTensor(DataType::kFloat, {1000, 4}, rng))});
+  EXPECT_EQ(p.v2->memo_skips(), skips + 4);
 }
 
 TEST(ModelV2, DataDependentShapes) {

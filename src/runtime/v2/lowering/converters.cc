@@ -42,16 +42,10 @@ bool AnyBoxed(const NodeLowering& ctx) {
 }
 
 // Whether the node's outputs are a function of input shapes only: Shape or Size of anything, or a deterministic
-// node without subgraphs or control inputs whose inputs are constants and shape-derived values (one at least); its
-// outputs scalars or vectors.
+// node without subgraphs or control inputs whose inputs are constants and shape-derived values (one at least).
 bool ShapeDerived(NodeLowering& ctx) {
   const ir::Node& node = ctx.node();
   if (!node.subgraphs().empty() || !node.control_inputs().empty()) return false;
-  // Scalars and vectors only (shapes, indices, a Range): kept between runs, a larger value (e.g. an L x L mask)
-  // would pin allocator memory of every size it takes and fragment the heap under shape churn.
-  for (const ir::Value* v : node.outputs()) {
-    if (v != nullptr && (v->desc().shape.unknown_rank() || v->desc().shape.rank() > 1)) return false;
-  }
   const OpId id = ops::OpIdOf(node);
   if (id == OpId::kShape || id == OpId::kSize) return true;
   const std::string& op = node.op_type();
@@ -189,6 +183,7 @@ Status ConvertCompute(NodeLowering& ctx) {
         m.MarkShapeDerived(s);
       }
       ++m.out().stats.memo_nodes;
+      m.out().memo_nodes.push_back(cn.get());
     }
     const uint32_t id = ctx.AddMain(ComputeKernel, "Compute", in_chains, static_cast<uint32_t>(node.num_outputs()), cn);
     cn->free_after = ctx.TakeFrees(id);

@@ -452,6 +452,19 @@ Status GraphScope::LowerNode(const ir::Node& n, ConverterKind converter, const s
   return Status::Ok();
 }
 
+void ReleaseLargeMemoValues(LoweredModel* lowered) {
+  Allocator* a = lowered->state.allocator;
+  for (const ComputeNode* n : lowered->memo_nodes) {
+    bool large = false;
+    for (const ValueSlot* s : n->out) large = large || (s != nullptr && s->t.bytes > kMemoKeepBytes);
+    if (!large) continue;
+    for (ValueSlot* s : n->out) {
+      if (s != nullptr) ReleaseSlot(s, a);
+    }
+    n->run.memo_valid = false;
+  }
+}
+
 // ---- LowerModel
 
 namespace {

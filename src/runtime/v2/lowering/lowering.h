@@ -23,6 +23,7 @@
 namespace ge::runtime::v2 {
 
 struct StaticIslands;  // static_island.h
+struct ComputeNode;    // kernels/node_data.h
 
 struct LoweringOptions {
   kernels::EngineList engines;     // who prepares kernels (exec::PrepareKernel); empty: ge's own kernels only
@@ -70,11 +71,18 @@ struct LoweredModel {
   std::unique_ptr<ExecuteGraph> init, deinit;
   LoweredGraph main;
   LoweringStats stats;
+  std::vector<const ComputeNode*> memo_nodes;  // shape-derived nodes (ComputeNode::memo), for ReleaseLargeMemoValues
   ExecutePlan plan;  // what this lowering decided (orders, converters, sizes): the .om's EXECUTE_PLAN
 };
 
 // |model| must outlive the result (kernels keep pointers to its nodes and constants).
 StatusOr<std::unique_ptr<LoweredModel>> LowerModel(const ir::Model& model, const LoweringOptions& options);
+
+// Shape-derived values of more than kMemoKeepBytes are not kept between runs: the owner releases them after each
+// run (and their nodes recompute), so that values sized by a dynamic dim (an L x L mask) pin no allocator memory
+// of every size they take under shape churn. Shapes, indices and other small values stay.
+constexpr size_t kMemoKeepBytes = 4096;
+void ReleaseLargeMemoValues(LoweredModel* lowered);
 
 // Whether a desc is a plain tensor v2 keeps in RtTensor form (else the value is boxed: sequence, optional, string).
 bool IsPlainTensorDesc(const TensorDesc& d);
