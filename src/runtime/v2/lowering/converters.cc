@@ -42,10 +42,17 @@ bool AnyBoxed(const NodeLowering& ctx) {
 }
 
 // Whether the node's outputs are a function of input shapes only: Shape or Size of anything, or a deterministic
-// node without subgraphs or control inputs whose inputs are constants and shape-derived values (one at least).
+// node without subgraphs or control inputs whose inputs are constants and shape-derived values (one at least); its
+// outputs scalars or vectors.
 bool ShapeDerived(NodeLowering& ctx) {
   const ir::Node& node = ctx.node();
   if (!node.subgraphs().empty() || !node.control_inputs().empty()) return false;
+  // Scalars and vectors only (shapes, indices, a Range): a kept matrix (an L x L mask, a position embedding) would
+  // pin allocator memory of every size it takes; measured under GPT shape churn, RSS grew 6.3% with them kept,
+  // 4.7-5.8% with them released after each run, 4.4-4.5% without them.
+  for (const ir::Value* v : node.outputs()) {
+    if (v != nullptr && (v->desc().shape.unknown_rank() || v->desc().shape.rank() > 1)) return false;
+  }
   const OpId id = ops::OpIdOf(node);
   if (id == OpId::kShape || id == OpId::kSize) return true;
   const std::string& op = node.op_type();
