@@ -13,9 +13,7 @@ LoweredGraphSizes Count(const runtime::v2::ExecuteGraph* g) {
   if (g == nullptr) return out;
   out.nodes = g->num_nodes();
   for (size_t i = 0; i < g->num_nodes(); ++i) {
-    const std::string& name = g->node(static_cast<uint32_t>(i)).name;
-    const size_t slash = name.rfind('/');
-    ++out.by_kind[slash == std::string::npos ? name : name.substr(slash + 1)];
+    ++out.by_kind[runtime::v2::KernelKindOf(g->node(static_cast<uint32_t>(i)).name)];
   }
   return out;
 }

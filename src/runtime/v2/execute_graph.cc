@@ -60,4 +60,9 @@ void ExecuteGraph::Bind(ExecutionState* exec) {
   for (auto& n : nodes_) n->ctx.exec = exec;
 }
 
+std::string KernelKindOf(const std::string& exec_node_name) {
+  const size_t slash = exec_node_name.rfind('/');
+  return slash == std::string::npos ? exec_node_name : exec_node_name.substr(slash + 1);
+}
+
 }  // namespace ge::runtime::v2

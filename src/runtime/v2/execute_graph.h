@@ -27,6 +27,9 @@ struct ExecNode {
   uint32_t in_degree = 0;           // producers and control predecessors
 };
 
+// The kernel kind of an execute node: the suffix of its name "<compute node>/<kind>" (e.g. "Compute").
+std::string KernelKindOf(const std::string& exec_node_name);
+
 // A reference to a chain the graph owns: node output (node, index) or graph input (kGraphInput, index).
 struct ChainRef {
   static constexpr uint32_t kGraphInput = 0xFFFFFFFFu;

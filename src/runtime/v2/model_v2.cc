@@ -107,11 +107,18 @@ Status ModelV2Options::ApplyGeOptions(const std::map<std::string, std::string>& 
 
 StatusOr<std::unique_ptr<ModelV2>> ModelV2::Load(std::unique_ptr<ir::Model> model, const ModelV2Options& options,
                                                  std::string name, std::shared_ptr<const void> keep_alive) {
+  return Create(std::move(model), options, std::move(name), std::move(keep_alive), nullptr);
+}
+
+StatusOr<std::unique_ptr<ModelV2>> ModelV2::Create(std::unique_ptr<ir::Model> model, const ModelV2Options& options,
+                                                   std::string name, std::shared_ptr<const void> keep_alive,
+                                                   std::unique_ptr<ExecutePlan> plan) {
   if (model == nullptr || model->graph == nullptr) return InvalidArgument("ModelV2::Load: no model");
   auto m = std::unique_ptr<ModelV2>(new ModelV2);
   m->keep_alive_ = std::move(keep_alive);
   m->name_ = name.empty() ? model->graph->name() : std::move(name);
   m->owned_model_ = std::move(model);
+  m->plan_ = std::move(plan);
   GE_RETURN_IF_ERROR(m->Init(options));
   return m;
 }
@@ -132,13 +139,8 @@ StatusOr<std::unique_ptr<ModelV2>> ModelV2::Load(std::shared_ptr<const om::OmRea
     GE_ASSIGN_OR_RETURN(ExecutePlan p, ParseExecutePlan(bytes.data, bytes.size));
     plan = std::make_unique<ExecutePlan>(std::move(p));
   }
-  auto m = std::unique_ptr<ModelV2>(new ModelV2);
-  m->name_ = om->header().name.empty() ? model->graph->name() : om->header().name;
-  m->keep_alive_ = std::move(om);
-  m->owned_model_ = std::move(model);
-  m->plan_ = std::move(plan);
-  GE_RETURN_IF_ERROR(m->Init(options));
-  return m;
+  std::string name = om->header().name;
+  return Create(std::move(model), options, std::move(name), std::move(om), std::move(plan));
 }
 
 Status ModelV2::Init(const ModelV2Options& options) {
@@ -224,11 +226,8 @@ uint64_t ModelV2::kernels_prepared() const {
 
 uint64_t ModelV2::memo_skips() const {
   uint64_t n = 0;
-  if (lowered_ == nullptr || lowered_->main.graph == nullptr) return 0;
-  const ExecuteGraph& g = *lowered_->main.graph;
-  for (size_t i = 0; i < g.num_nodes(); ++i) {
-    const ExecNode& node = g.node(static_cast<uint32_t>(i));
-    if (node.fn == ComputeKernel) n += static_cast<const ComputeRecord*>(node.ctx.node_data)->node->run.memo_skips;
+  if (lowered_ != nullptr) {
+    for (const ComputeNode* c : lowered_->memo_nodes) n += c->run.memo_skips;
   }
   return n;
 }

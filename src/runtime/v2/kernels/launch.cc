@@ -4,7 +4,6 @@
 #include <cstring>
 
 #include "runtime/v2/allocator.h"
-#include "runtime/v2/allocator_front.h"
 #include "runtime/v2/kernels/compute_record.h"
 #include "runtime/v2/kernels/node_data.h"
 
@@ -231,7 +230,7 @@ KernelStatus ComputeBody(KernelContext* c, ComputeRecord* rec) {
   for (size_t i = 0; i < rec->num_out; ++i) {
     ValueSlot* s = out[i];
     if (s == nullptr) continue;
-    if (s->t.block != nullptr || s->kept) ReleaseSlot(s, a);
+    if (s->t.block != nullptr || s->kept) ReleaseSlot(s, a, front);
     MemBlock* block = front != nullptr ? front->TryTake(out_bytes[i]) : nullptr;
     if (block == nullptr) {
       StatusOr<MemBlock*> b = a->Malloc(out_bytes[i]);
@@ -249,17 +248,7 @@ KernelStatus ComputeBody(KernelContext* c, ComputeRecord* rec) {
   Status st = rec->fn(rec->binding, tc);
   if (!st.ok()) return c->exec->SetError(std::move(st));
   ValueSlot** frees = rec->frees();
-  for (size_t i = 0; i < rec->num_free; ++i) {
-    ValueSlot* s = frees[i];
-    // A value this node read last: usually an allocator block only (else the general release).
-    if (front != nullptr && s->t.block != nullptr && !s->kept && !s->boxed_kind && front->TryKeep(s->t.block)) {
-      s->t.block = nullptr;
-      s->t.data = nullptr;
-      s->t.bytes = 0;
-      continue;
-    }
-    ReleaseSlot(s, a);
-  }
+  for (size_t i = 0; i < rec->num_free; ++i) ReleaseSlot(frees[i], a, front);
   return kStatusSuccess;
 }
 

@@ -484,9 +484,7 @@ Status RecordPlan(const LoweringOptions& options, LoweredModel* out) {
   p.subgraphs = st.subgraphs;
   const ExecuteGraph& main = *out->main.graph;
   for (size_t i = 0; i < main.num_nodes(); ++i) {
-    const std::string& name = main.node(static_cast<uint32_t>(i)).name;
-    const size_t slash = name.rfind('/');
-    ++p.main_kernels[slash == std::string::npos ? name : name.substr(slash + 1)];
+    ++p.main_kernels[KernelKindOf(main.node(static_cast<uint32_t>(i)).name)];
   }
   const ExecutePlan* given = options.plan;
   if (given == nullptr) return Status::Ok();

@@ -11,6 +11,7 @@
 
 #include "base/value.h"
 #include "runtime/v2/allocator.h"
+#include "runtime/v2/allocator_front.h"
 #include "runtime/v2/tensor_value.h"
 
 namespace ge::runtime::v2 {
@@ -33,10 +34,11 @@ struct alignas(64) ValueSlot {
   std::string name;  // the IR value's, for errors
 };
 
-// Drops what the slot holds (returns its block to |allocator|). Idempotent.
-inline void ReleaseSlot(ValueSlot* s, Allocator* allocator) {
+// Drops what the slot holds (returns its block to |front|'s inline cache when given and it takes it, else to
+// |allocator|). Idempotent.
+inline void ReleaseSlot(ValueSlot* s, Allocator* allocator, AllocatorFront* front = nullptr) {
   if (s->t.block != nullptr) {
-    allocator->Free(s->t.block);
+    if (front == nullptr || !front->TryKeep(s->t.block)) allocator->Free(s->t.block);
     s->t.block = nullptr;
   }
   s->t.data = nullptr;
