@@ -2,6 +2,7 @@
 // ge::OfflineModel from memory and from a file (OmModelLoader), run synchronously and asynchronously 10,000
 // times from 4 threads each, every output compared with the Interpreter. Also the loader with ModelManager and
 // ModelExecutor on real models.
+#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -92,7 +93,8 @@ class SinkIntegration : public ::testing::Test {
   static void SetUpTestSuite() {
     bytes_ = new std::vector<uint8_t>(CompileModel(&report_));
     cases_ = new Cases(MakeCases());
-    path_ = new std::string(::testing::TempDir() + "ge_rt1_addrelu.om");
+    // Per process: ctest runs this suite's tests in parallel processes, each with its own SetUpTestSuite.
+    path_ = new std::string(::testing::TempDir() + "ge_rt1_addrelu_" + std::to_string(getpid()) + ".om");
     std::ofstream f(*path_, std::ios::binary);
     f.write(reinterpret_cast<const char*>(bytes_->data()), static_cast<std::streamsize>(bytes_->size()));
   }

@@ -6,6 +6,8 @@
 
 #include "session/ge_runtime.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cmath>
 #include <condition_variable>
@@ -180,7 +182,7 @@ TEST_F(SessionTest, ForkSharesTheModelWithItsOwnFeatureMap) {
 }
 
 TEST_F(SessionTest, CheckpointRoundTripIsBitExact) {
-  const std::string path = ::testing::TempDir() + "/session_test.ckpt";
+  const std::string path = ::testing::TempDir() + "/session_test_" + std::to_string(getpid()) + ".ckpt";
   std::vector<Tensor> out;
   {
     Session s;
@@ -338,7 +340,8 @@ TEST_F(SessionTest, OnnxGraphRunsAndMatchesTheSample) {
 class VariableConvTest : public SessionTest, public ::testing::WithParamInterface<const char*> {};
 
 TEST_P(VariableConvTest, FollowsWrites) {
-  const std::string path = ::testing::TempDir() + "/session_conv.ckpt";
+  // Per process: ctest runs the parameterized cases in parallel.
+  const std::string path = ::testing::TempDir() + "/session_conv_" + std::to_string(getpid()) + ".ckpt";
   Session s(Options{{"ge.exec.variable_acc", GetParam()}});
   Tensor w0 = Tensor::FromVector<float>(std::vector<float>(16 * 16 * 9, 0.1f), {16, 16, 3, 3});
   Graph conv("conv");
@@ -375,7 +378,7 @@ INSTANTIATE_TEST_SUITE_P(VariableAcc, VariableConvTest, ::testing::Values("1", "
 class VariableMatMulTest : public SessionTest, public ::testing::WithParamInterface<const char*> {};
 
 TEST_P(VariableMatMulTest, FollowsWrites) {
-  const std::string path = ::testing::TempDir() + "/session_matmul.ckpt";
+  const std::string path = ::testing::TempDir() + "/session_matmul_" + std::to_string(getpid()) + ".ckpt";
   Session s(Options{{"ge.exec.variable_acc", GetParam()}});
   std::vector<float> w_values(64 * 48);
   for (size_t i = 0; i < w_values.size(); ++i) w_values[i] = static_cast<float>(i % 7) * 0.25f - 0.5f;

@@ -134,6 +134,14 @@ class V2Runner final : public ModelRunner {
   Status Run(const std::vector<Value>& inputs, std::vector<Value>* outputs) override {
     return model_->Execute(inputs, outputs);
   }
+  std::string MemoryJson() const override {
+    const runtime::v2::ModelV2::MemoryStats m = model_->memory_stats();
+    auto mb = [](size_t b) { return std::to_string(static_cast<double>(b) / (1 << 20)); };
+    return "\"allocator_cap_mb\":" + mb(m.cap_bytes) + ",\"allocator_cached_mb\":" + mb(m.cached_bytes) +
+           ",\"allocator_in_use_mb\":" + mb(m.in_use_bytes) + ",\"allocator_peak_total_mb\":" +
+           mb(m.peak_total_bytes) + ",\"allocator_front_mb\":" + mb(m.front_held_bytes) +
+           ",\"cached_kernels\":" + std::to_string(m.cached_kernels);
+  }
 
  private:
   static std::vector<ModelIo> Describe(const std::vector<const ir::Value*>& values) {

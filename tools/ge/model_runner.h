@@ -30,6 +30,8 @@ class ModelRunner {
   // empty for the interpreter. The target ISA the model was compiled for ("" when none).
   virtual std::map<std::string, int> impls() const { return {}; }
   virtual std::string target() const { return ""; }
+  // Figures about run-time memory for `ge run --json` ("memory": {...}), as JSON members; "" when none.
+  virtual std::string MemoryJson() const { return ""; }
   // Kernel time per node since load, when opened with OpenOptions::profile (sink runtime); empty otherwise.
   virtual std::vector<KernelProfile> Profile() const { return {}; }
   virtual const std::vector<ModelIo>& inputs() const = 0;

@@ -286,6 +286,8 @@ int RunCommand(int argc, char** argv) {
        << ",\"threads\":" << runner.threads() << ",\"threads_requested\":" << *threads << ",\"peak_rss_mb\":" << PeakRssMb()
        << ",\"rss_after_warmup_mb\":" << rss_after_warmup << ",\"rss_end_mb\":" << rss_end;
     if (vary) os << ",\"vary\":\"" << JsonEscape(flags.Get("vary")) << "\"";
+    const std::string memory = runner.MemoryJson();
+    if (!memory.empty()) os << ",\"memory\":{" << memory << "}";
     os
        << ",\"target\":\"" << runner.target() << "\",\"impls\":" << CountsJson(runner.impls()) << ",\"outputs\":[";
     for (size_t i = 0; i < outputs.size(); ++i) {

@@ -13,6 +13,16 @@
 #include "kernels/exec/kernel_util.h"
 
 namespace ge::dnnl_kernels {
+namespace {
+
+// Row-major layout of `ndims` dims (1..6).
+dnnl::memory::format_tag PlainTag(int ndims) {
+  using T = dnnl::memory::format_tag;
+  static constexpr T kTags[] = {T::a, T::ab, T::abc, T::abcd, T::abcde, T::abcdef};
+  return kTags[std::clamp(ndims, 1, 6) - 1];
+}
+
+}  // namespace
 
 dnnl::primitive_attr UserScratchpadAttr() {
   dnnl::primitive_attr attr;
@@ -31,6 +41,8 @@ struct DnnlKernel::State final : exec::KernelState {
     dnnl_memory_t mem;  // owned by mems
     bool output;
     int slot;
+    int mem_index;                            // into mems
+    int64_t dims[DNNL_MAX_NDIMS] = {};        // runtime-dims slots: the oneDNN dims of mems[mem_index]; 0 = none yet
   };
   std::vector<Bind> binds;
   std::vector<uint64_t> seen_versions;  // per step: the version its last run saw (versioned steps)
@@ -49,7 +61,11 @@ DnnlKernel::DnnlKernel(const ir::Node& node, std::string impl, int threads)
 }
 
 int DnnlKernel::AddMemory(const dnnl::memory& m, MemKind kind, int slot) {
-  mems_.push_back({m, kind, slot});
+  MemSpec spec;
+  spec.memory = m;
+  spec.kind = kind;
+  spec.slot = slot;
+  mems_.push_back(std::move(spec));
   return static_cast<int>(mems_.size()) - 1;
 }
 
@@ -70,6 +86,30 @@ dnnl::memory DnnlKernel::BindOutput(int slot, const dnnl::memory::desc& md) {
   dnnl::memory m(md, engine_, DNNL_MEMORY_NONE);
   AddMemory(m, MemKind::kOutput, slot);
   return m;
+}
+
+dnnl::memory DnnlKernel::BindDims(int slot, bool output, const dnnl::memory::desc& prepared, SlotDims map) {
+  // The placeholder has the prepared rank with every runtime dim as 1 (a memory object cannot have runtime dims).
+  dnnl::memory::dims dims = prepared.dims();
+  for (auto& d : dims) {
+    if (d == DNNL_RUNTIME_DIM_VAL) d = 1;
+  }
+  const dnnl::memory::desc placeholder(dims, prepared.data_type(), PlainTag(static_cast<int>(dims.size())));
+  dnnl::memory m(placeholder, engine_, DNNL_MEMORY_NONE);
+  const int index = AddMemory(m, output ? MemKind::kOutput : MemKind::kInput, slot);
+  mems_[index].runtime_dims = true;
+  mems_[index].map = map;
+  mems_[index].ndims = static_cast<int>(dims.size());
+  mems_[index].dtype = prepared.data_type();
+  return m;
+}
+
+dnnl::memory DnnlKernel::BindInputDims(int slot, const dnnl::memory::desc& prepared, SlotDims map) {
+  return BindDims(slot, false, prepared, map);
+}
+
+dnnl::memory DnnlKernel::BindOutputDims(int slot, const dnnl::memory::desc& prepared, SlotDims map) {
+  return BindDims(slot, true, prepared, map);
 }
 
 dnnl::memory DnnlKernel::IntermediateMemory(const dnnl::memory::desc& md) {
@@ -183,7 +223,8 @@ StatusOr<std::unique_ptr<exec::KernelState>> DnnlKernel::CreateStateOnScratch(vo
         case MemKind::kInput:
         case MemKind::kOutput:
           st->mems.push_back(dnnl::memory(m.memory.get_desc(), engine_, DNNL_MEMORY_NONE));
-          st->binds.push_back({st->mems.back().get(), m.kind == MemKind::kOutput, m.slot});
+          st->binds.push_back(
+              {st->mems.back().get(), m.kind == MemKind::kOutput, m.slot, static_cast<int>(st->mems.size()) - 1});
           break;
       }
     }
@@ -215,7 +256,59 @@ StatusOr<std::unique_ptr<exec::KernelState>> DnnlKernel::CreateStateOnScratch(vo
   return std::unique_ptr<exec::KernelState>(std::move(st));
 }
 
+Status DnnlKernel::UpdateRuntimeDims(const exec::KernelIo& io, State& st) const {
+  bool changed = false;
+  for (State::Bind& b : st.binds) {
+    const MemSpec& spec = mems_[b.mem_index];
+    if (!spec.runtime_dims) continue;
+    const std::vector<const int64_t*>& all = b.output ? io.output_dims : io.input_dims;
+    const int64_t* slot_dims = static_cast<size_t>(b.slot) < all.size() ? all[b.slot] : nullptr;
+    if (slot_dims == nullptr) {
+      return Internal(exec::NodeLabel(*node_) + ": shape-agnostic kernel run without the dims of " +
+                      (b.output ? "output " : "input ") + std::to_string(b.slot));
+    }
+    // The slot's rank: the prepared rank less the prepended ones, plus the folded dims beyond the first.
+    const int slot_rank = spec.ndims - spec.map.prepend_ones + (spec.map.fold > 1 ? spec.map.fold - 1 : 0);
+    int64_t dims[DNNL_MAX_NDIMS];
+    int n = 0;
+    for (int i = 0; i < spec.map.prepend_ones; ++i) dims[n++] = 1;
+    int from = 0;
+    if (spec.map.fold > 0) {
+      int64_t folded = 1;
+      for (; from < spec.map.fold; ++from) folded *= slot_dims[from];
+      dims[n++] = folded;
+    }
+    for (; from < slot_rank; ++from) dims[n++] = slot_dims[from];
+    bool same = true;
+    for (int i = 0; i < n; ++i) {
+      if (dims[i] <= 0) {
+        return Internal(exec::NodeLabel(*node_) + ": shape-agnostic kernel run with an empty or unknown dim");
+      }
+      same = same && dims[i] == b.dims[i];
+    }
+    if (same) continue;
+    dnnl_memory_desc_t md;
+    dnnl_memory_t mem = nullptr;
+    if (dnnl_memory_desc_init_by_tag(&md, n, dims, static_cast<dnnl_data_type_t>(spec.dtype),
+                                     static_cast<dnnl_format_tag_t>(PlainTag(n))) != dnnl_success ||
+        dnnl_memory_create(&mem, &md, engine_.get(), DNNL_MEMORY_NONE) != dnnl_success) {
+      return ResourceExhausted(exec::NodeLabel(*node_) + ": oneDNN could not create the memory of a slot");
+    }
+    st.mems[b.mem_index].reset(mem);
+    b.mem = mem;
+    std::copy(dims, dims + n, b.dims);
+    changed = true;
+  }
+  if (!changed) return Status::Ok();
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const Step& step = steps_[i];
+    for (size_t a = 0; a < step.args.size(); ++a) st.args[i][a].memory = st.mems[step.args[a].second].get();
+  }
+  return Status::Ok();
+}
+
 Status DnnlKernel::Execute(const exec::KernelIo& io, State& st) const {
+  if (shape_agnostic()) GE_RETURN_IF_ERROR(UpdateRuntimeDims(io, st));
   for (const State::Bind& b : st.binds) {
     void* p = b.output ? io.outputs[b.slot] : io.inputs[b.slot];
     if (p == nullptr) {

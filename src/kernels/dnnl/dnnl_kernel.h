@@ -42,6 +42,23 @@ class DnnlKernel final : public exec::PreparedKernel {
   // its own; the returned one only names it in AddStep).
   dnnl::memory BindInput(int slot, const dnnl::memory::desc& md);
   dnnl::memory BindOutput(int slot, const dnnl::memory::desc& md);
+
+  // Shape-agnostic kernels: a plain (row-major) slot whose oneDNN dims are taken from the slot's dims on every run
+  // (KernelIo::input_dims / output_dims): `prepend_ones` dims of 1, then the product of the slot's first `fold`
+  // dims as one dim (none when fold is 0), then its remaining dims. `prepared` is the desc the primitive was
+  // created with (DNNL_RUNTIME_DIM_VAL where the dims vary); the returned placeholder only names the slot in
+  // AddStep. A binding re-creates the slot's memory object when its dims changed since its last run. Then call
+  // SetShapeAgnostic with, per node input, the dims the kernel reads at run (PreparedKernel::runtime_input_dims).
+  struct SlotDims {
+    int prepend_ones = 0;
+    int fold = 0;
+  };
+  dnnl::memory BindInputDims(int slot, const dnnl::memory::desc& prepared, SlotDims map);
+  dnnl::memory BindOutputDims(int slot, const dnnl::memory::desc& prepared, SlotDims map);
+  void SetShapeAgnostic(std::vector<std::vector<bool>> runtime_input_dims, bool prefers_specialized) {
+    runtime_input_dims_ = std::move(runtime_input_dims);
+    prefers_specialized_ = prefers_specialized;
+  }
   // Memory a step writes and a later step of the same run reads (a layout reorder's output): it lives in the
   // binding's scratch (shared with bindings whose runs never overlap), so nothing in it survives a run; the
   // returned object has no data and only names it in AddStep.
@@ -97,6 +114,10 @@ class DnnlKernel final : public exec::PreparedKernel {
     MemKind kind;
     int slot;  // kInput / kOutput
     size_t scratch_offset = 0;  // kIntermediate: bytes into the binding's scratch (set at Finalize)
+    bool runtime_dims = false;  // BindInputDims / BindOutputDims: dims from the slot each run
+    SlotDims map;
+    int ndims = 0;              // the oneDNN rank (runtime_dims)
+    dnnl::memory::data_type dtype = dnnl::memory::data_type::f32;
   };
   struct Step {
     dnnl::primitive prim;
@@ -111,6 +132,9 @@ class DnnlKernel final : public exec::PreparedKernel {
   // scratch: the binding's scratchpad (shared with other bindings whose runs never overlap), or null: its own.
   StatusOr<std::unique_ptr<exec::KernelState>> CreateStateOnScratch(void* scratch) const override;
   int AddMemory(const dnnl::memory& m, MemKind kind, int slot);
+  dnnl::memory BindDims(int slot, bool output, const dnnl::memory::desc& prepared, SlotDims map);
+  // Shape-agnostic runs: re-creates the memory of every runtime-dims slot whose dims changed.
+  Status UpdateRuntimeDims(const exec::KernelIo& io, State& st) const;
   int IndexOf(const dnnl::memory& m);  // registers memory it has not seen as kShared
   Status Execute(const exec::KernelIo& io, State& st) const;
 

@@ -26,6 +26,7 @@ OpView OpView::FromRequest(const exec::PrepareRequest& r) {
   v.variables.resize(v.in.size(), false);
   v.versions = r.input_versions;
   v.versions.resize(v.in.size(), nullptr);
+  v.varying = r.varying_input_dims;
   v.static_shapes = true;  // ValidateRequest has checked every present desc
   v.threads = r.intra_op_threads;
   // Tuned variants (kernel_variant.h): a thread count below the model's, and the engine's variant name.

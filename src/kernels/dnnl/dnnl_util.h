@@ -39,6 +39,8 @@ struct OpView {
   // Per input: a session variable, and its write version when the loader gave one (exec::PrepareRequest).
   std::vector<bool> variables;
   std::vector<const std::atomic<uint64_t>*> versions;
+  // Per input: which dims may vary between runs (exec::PrepareRequest::varying_input_dims); empty: none.
+  std::vector<std::vector<bool>> varying;
 
   static OpView FromRequest(const exec::PrepareRequest& r);
   static OpView FromNode(const ir::Node& node);
@@ -54,6 +56,10 @@ struct OpView {
   bool variable_in(int i) const { return i < static_cast<int>(variables.size()) && variables[i]; }
   const std::atomic<uint64_t>* version(int i) const {
     return i < static_cast<int>(versions.size()) ? versions[i] : nullptr;
+  }
+  // Whether dim d of input i may vary between runs (a shape-agnostic kernel may serve them all).
+  bool varying_dim(int i, size_t d) const {
+    return i < static_cast<int>(varying.size()) && d < varying[i].size() && varying[i][d];
   }
   // Rank of input i when known, else -1.
   int in_rank(int i) const;

@@ -1,4 +1,6 @@
 #include "kernels/dnnl/dnnl_test_util.h"
+#include "kernels/dnnl/dnnl_engine.h"
+#include "kernels/exec/agnostic_test_util.h"
 
 namespace ge::dnnl_kernels::testing {
 namespace {
@@ -98,6 +100,32 @@ TEST(DnnlFusedMatMul, BiasAndActivation) {
     ExpectDnnlMatchesRef(Case("FusedMatMul", {RandomTensor({3, 5, 8}, rng), RandomTensor({3, 8, 6}, rng)},
                               {false, false}, a, "ge"));
   }
+}
+
+}  // namespace
+}  // namespace ge::dnnl_kernels::testing
+
+namespace ge::dnnl_kernels::testing {
+namespace {
+
+// With varying M, K or N (runtime v2's unknown dims) one oneDNN matmul with runtime dims serves every shape.
+TEST(DnnlMatMul, ShapeAgnosticServesEveryLength) {
+  std::mt19937 rng(29);
+  const kernels::EngineList engines = {CreateDnnlEngine()};
+  // Folded: A [1, L, 16] x constant B [16, 8] (L varies; A's batch folds into M).
+  exec::testing::AgnosticCase folded{"MatMul", {}, {{1, -1, 16}, {16, 8}}, {Tensor(), RandomTensor({16, 8}, rng)},
+                                     {{{1, 3, 16}, {16, 8}}, {{1, 1, 16}, {16, 8}}, {{1, 70, 16}, {16, 8}}}};
+  EXPECT_NE(exec::testing::ExpectAgnosticMatchesRef(folded, engines, "dnnl", 1e-4).find("dnnl.matmul"),
+            std::string::npos);
+  // Batched attention shapes: Q [2, L, 8] x K^T [2, 8, L], then weights [2, L, L] x V [2, L, 8].
+  exec::testing::AgnosticCase scores{"MatMul", {}, {{2, -1, 8}, {2, 8, -1}}, {},
+                                     {{{2, 5, 8}, {2, 8, 5}}, {{2, 1, 8}, {2, 8, 1}}, {{2, 33, 8}, {2, 8, 33}}}};
+  EXPECT_NE(exec::testing::ExpectAgnosticMatchesRef(scores, engines, "dnnl", 1e-4).find("dnnl.matmul"),
+            std::string::npos);
+  exec::testing::AgnosticCase mix{"MatMul", {}, {{2, -1, -1}, {2, -1, 8}}, {},
+                                  {{{2, 5, 5}, {2, 5, 8}}, {{2, 9, 9}, {2, 9, 8}}, {{2, 1, 1}, {2, 1, 8}}}};
+  EXPECT_NE(exec::testing::ExpectAgnosticMatchesRef(mix, engines, "dnnl", 1e-4).find("dnnl.matmul"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -13,6 +13,13 @@ BinaryKernel::BinaryKernel(rt::TaskFn fn, const char* impl, const BroadcastPlan&
   num_outputs_ = 1;
 }
 
+void BinaryKernel::MakeShapeAgnostic(rt::TaskFn fn, std::vector<std::vector<bool>> runtime_input_dims,
+                                     std::array<size_t, 3> ranks) {
+  fn_ = fn;
+  runtime_input_dims_ = std::move(runtime_input_dims);
+  ranks_ = ranks;
+}
+
 namespace {
 
 // The same arithmetic as ref for floating-point storage types. Max/Min: a NaN in b wins, else the comparison
@@ -145,6 +152,79 @@ Status GeneralTask(void* args, rt::TaskContext& ctx) {
   return Status::Ok();
 }
 
+// Shape-agnostic kernels: the binding's plan, re-planned when the dims of a run differ from the last run's.
+struct AgnosticState final : KernelState {
+  BroadcastPlan plan;
+  Dims a, b, y;  // the dims `plan` is for (empty before the first run)
+};
+
+Status Replan(const BinaryKernel& k, const KernelIo& io, AgnosticState* st) {
+  const int64_t* da = io.input_dims[0];
+  const int64_t* db = io.input_dims[1];
+  const int64_t* dy = io.output_dims[0];
+  if (da == nullptr || db == nullptr || dy == nullptr) {
+    return Internal(std::string(k.impl_name()) + ": shape-agnostic kernel run without its slots' dims");
+  }
+  const size_t ra = k.plan_ranks()[0], rb = k.plan_ranks()[1], ry = k.plan_ranks()[2];
+  if (!st->y.empty() && std::equal(st->a.begin(), st->a.end(), da) && std::equal(st->b.begin(), st->b.end(), db)) {
+    return Status::Ok();
+  }
+  st->a.assign(da, da + ra);
+  st->b.assign(db, db + rb);
+  st->y.assign(dy, dy + ry);
+  StatusOr<BroadcastPlan> plan = PlanBroadcast(st->a, st->b, st->y);
+  if (!plan.ok()) {
+    st->y.clear();
+    return plan.status();
+  }
+  st->plan = *plan;
+  return Status::Ok();
+}
+
+template <typename T, typename Op>
+Status AgnosticTask(void* args, rt::TaskContext& ctx) {
+  const auto& binding = *static_cast<const KernelBinding*>(args);
+  const BinaryKernel& k = BoundKernel<BinaryKernel>(binding);
+  auto* st = static_cast<AgnosticState*>(binding.state.get());
+  GE_RETURN_IF_ERROR(Replan(k, binding.io, st));
+  const BroadcastPlan& p = st->plan;
+  const Slots s = Read(binding);
+  const T* a = static_cast<const T*>(s.a);
+  const T* b = static_cast<const T*>(s.b);
+  T* y = static_cast<T*>(s.y);
+  switch (p.kind) {
+    case BroadcastPlan::Kind::kSame:
+      ParallelRange(ctx, p.numel, [=](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; ++i) y[i] = Op()(a[i], b[i]);
+      });
+      break;
+    case BroadcastPlan::Kind::kScalarA:
+      ParallelRange(ctx, p.numel, [=, va = *a](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; ++i) y[i] = Op()(va, b[i]);
+      });
+      break;
+    case BroadcastPlan::Kind::kScalarB:
+      ParallelRange(ctx, p.numel, [=, vb = *b](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; ++i) y[i] = Op()(a[i], vb);
+      });
+      break;
+    case BroadcastPlan::Kind::kGeneral:
+      if (p.numel >= kParallelMinElements && ctx.pool != nullptr) {
+        const size_t grain = std::max<size_t>(1, kParallelGrain / static_cast<size_t>(p.inner));
+        ctx.pool->ParallelFor(
+            static_cast<size_t>(p.rows),
+            [&](size_t r0, size_t r1) {
+              GeneralRows<T, Op>(p, a, b, y, static_cast<int64_t>(r0), static_cast<int64_t>(r1));
+            },
+            grain);
+      } else {
+        GeneralRows<T, Op>(p, a, b, y, 0, p.rows);
+      }
+      break;
+  }
+  return Status::Ok();
+}
+
 template <typename T, typename Op>
 rt::TaskFn TaskFor(BroadcastPlan::Kind kind) {
   switch (kind) {
@@ -173,19 +253,33 @@ rt::TaskFn TaskFor(DataType dt, BroadcastPlan::Kind kind, const char** impl) {
   return nullptr;
 }
 
+template <typename Op>
+rt::TaskFn AgnosticTaskFor(DataType dt) {
+  if (dt == DataType::kFloat) return &AgnosticTask<float, Op>;
+  if (dt == DataType::kDouble) return &AgnosticTask<double, Op>;
+  return nullptr;
+}
+
 struct BinaryEntry {
   const char* op;
   rt::TaskFn (*pick)(DataType, BroadcastPlan::Kind, const char**);
+  rt::TaskFn (*agnostic)(DataType);
 };
 
 // clang-format off
 constexpr BinaryEntry kBinaryOps[] = {
-    {"Add", &TaskFor<Add>}, {"Sub", &TaskFor<Sub>}, {"Mul", &TaskFor<Mul>},
-    {"Div", &TaskFor<Div>}, {"Max", &TaskFor<Max>}, {"Min", &TaskFor<Min>},
+    {"Add", &TaskFor<Add>, &AgnosticTaskFor<Add>}, {"Sub", &TaskFor<Sub>, &AgnosticTaskFor<Sub>},
+    {"Mul", &TaskFor<Mul>, &AgnosticTaskFor<Mul>}, {"Div", &TaskFor<Div>, &AgnosticTaskFor<Div>},
+    {"Max", &TaskFor<Max>, &AgnosticTaskFor<Max>}, {"Min", &TaskFor<Min>, &AgnosticTaskFor<Min>},
 };
 // clang-format on
 
 }  // namespace
+
+StatusOr<std::unique_ptr<KernelState>> BinaryKernel::CreateState() const {
+  if (!shape_agnostic()) return std::unique_ptr<KernelState>();
+  return std::unique_ptr<KernelState>(std::make_unique<AgnosticState>());
+}
 
 std::unique_ptr<PreparedKernel> PrepareBinary(const PrepareRequest& r) {
   const ir::Node& n = *r.node;
@@ -203,7 +297,21 @@ std::unique_ptr<PreparedKernel> PrepareBinary(const PrepareRequest& r) {
     const char* impl = nullptr;
     rt::TaskFn fn = e.pick(a.dtype, plan->kind, &impl);
     if (fn == nullptr) return nullptr;
-    return std::make_unique<BinaryKernel>(fn, impl, *plan);
+    auto k = std::make_unique<BinaryKernel>(fn, impl, *plan);
+    if (!r.varying_input_dims.empty()) {
+      std::vector<std::vector<bool>> runtime = r.varying_input_dims;
+      runtime.resize(2);
+      bool any = false;
+      for (const auto& dims : runtime) {
+        for (bool v : dims) any = any || v;
+      }
+      if (any) {
+        k->MakeShapeAgnostic(e.agnostic(a.dtype), std::move(runtime),
+                             {static_cast<size_t>(a.shape.rank()), static_cast<size_t>(b.shape.rank()),
+                              static_cast<size_t>(y.shape.rank())});
+      }
+    }
+    return k;
   }
   return nullptr;
 }

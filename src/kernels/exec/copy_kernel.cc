@@ -13,15 +13,31 @@ CopyKernel::CopyKernel(int num_inputs, int num_outputs, size_t nbytes) : nbytes_
   num_outputs_ = num_outputs;
 }
 
+CopyKernel::CopyKernel(int num_inputs, int num_outputs, std::vector<std::vector<bool>> runtime_input_dims,
+                       int out_rank, size_t elem_bytes)
+    : nbytes_(0), out_rank_(out_rank), elem_bytes_(elem_bytes) {
+  fn_ = &CopyKernel::Task;
+  num_inputs_ = num_inputs;
+  num_outputs_ = num_outputs;
+  runtime_input_dims_ = std::move(runtime_input_dims);
+}
+
 Status CopyKernel::Task(void* args, rt::TaskContext& ctx) {
   const auto& binding = *static_cast<const KernelBinding*>(args);
   const CopyKernel* k = &BoundKernel<CopyKernel>(binding);
   const char* src = static_cast<const char*>(binding.io.inputs[0]);
   char* dst = static_cast<char*>(binding.io.outputs[0]);
   if (src == dst) return Status::Ok();  // placed in place by the memory planner
+  size_t nbytes = k->nbytes_;
+  if (k->shape_agnostic()) {
+    const int64_t* dims = binding.io.output_dims[0];
+    if (dims == nullptr) return Internal("exec.copy: shape-agnostic kernel run without its output's dims");
+    nbytes = k->elem_bytes_;
+    for (int d = 0; d < k->out_rank_; ++d) nbytes *= static_cast<size_t>(dims[d]);
+  }
   // Bytes count as elements for the split policy: 64 KiB is a lot for one memcpy call to share.
   ParallelRange(
-      ctx, static_cast<int64_t>(k->nbytes_), [src, dst](size_t b, size_t e) { std::memcpy(dst + b, src + b, e - b); },
+      ctx, static_cast<int64_t>(nbytes), [src, dst](size_t b, size_t e) { std::memcpy(dst + b, src + b, e - b); },
       size_t{64} * 1024);
   return Status::Ok();
 }
@@ -61,6 +77,17 @@ std::unique_ptr<PreparedKernel> PrepareCopy(const PrepareRequest& r) {
   if (in.dtype != out.dtype || in.dtype == DataType::kString) return nullptr;
   const int64_t numel = NumElements(out.shape.dims());
   if (numel != NumElements(in.shape.dims())) return nullptr;
+  if (!r.varying_input_dims.empty() && !r.varying_input_dims[0].empty()) {
+    // Only input 0's bytes move; the dims that vary may be any of its own (the output's follow by inference).
+    std::vector<std::vector<bool>> runtime(static_cast<size_t>(n.num_inputs()));
+    runtime[0] = r.varying_input_dims[0];
+    bool any = false;
+    for (bool b : runtime[0]) any = any || b;
+    if (any) {
+      return std::make_unique<CopyKernel>(n.num_inputs(), n.num_outputs(), std::move(runtime), out.shape.rank(),
+                                          DataTypeSize(out.dtype));
+    }
+  }
   return std::make_unique<CopyKernel>(n.num_inputs(), n.num_outputs(),
                                       static_cast<size_t>(numel) * DataTypeSize(out.dtype));
 }

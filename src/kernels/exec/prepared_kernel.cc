@@ -92,6 +92,10 @@ StatusOr<std::unique_ptr<KernelBinding>> PreparedKernel::NewBinding(void* shared
   b->kernel = this;
   b->io.inputs.assign(static_cast<size_t>(num_inputs_), nullptr);
   b->io.outputs.assign(static_cast<size_t>(num_outputs_), nullptr);
+  if (shape_agnostic()) {
+    b->io.input_dims.assign(static_cast<size_t>(num_inputs_), nullptr);
+    b->io.output_dims.assign(static_cast<size_t>(num_outputs_), nullptr);
+  }
   if (shared_scratch != nullptr && scratch_bytes() > 0) {
     GE_ASSIGN_OR_RETURN(b->state, CreateStateOnScratch(shared_scratch));
   } else {

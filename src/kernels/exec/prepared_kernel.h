@@ -36,9 +36,14 @@ using EngineList = std::vector<std::shared_ptr<const Engine>>;  // kernels/engin
 namespace ge::exec {
 
 // The address slots of one node: one per input and per output, in the node's order. nullptr = omitted optional.
+// A shape-agnostic kernel (PreparedKernel::shape_agnostic) also reads each present slot's dims for the run:
+// input_dims[i] / output_dims[i] point at the rank the kernel was prepared with dims, set by the runtime before
+// every run (runtime v2 points them at its values' shapes); other kernels leave them null and never read them.
 struct KernelIo {
   std::vector<void*> inputs;
   std::vector<void*> outputs;
+  std::vector<const int64_t*> input_dims;
+  std::vector<const int64_t*> output_dims;
 };
 
 class PreparedKernel;
@@ -75,6 +80,16 @@ class PreparedKernel {
   int num_outputs() const { return num_outputs_; }
   // Which implementation runs, e.g. "exec.unary_f32" or "ref" (the reference-kernel adapter). For inspection.
   virtual const char* impl_name() const = 0;
+  // Prepared for every set of input shapes that differs from the request's descs only in runtime_input_dims
+  // (a subset of the request's varying_input_dims; the output dims follow from the inputs); each run reads the
+  // actual dims from KernelIo::input_dims / output_dims. False: the kernel serves exactly the descs it was
+  // prepared for.
+  bool shape_agnostic() const { return !runtime_input_dims_.empty(); }
+  // Per input, the dims the kernel reads at run (empty when not shape-agnostic).
+  const std::vector<std::vector<bool>>& runtime_input_dims() const { return runtime_input_dims_; }
+  // A shape-agnostic kernel that runs slower than one prepared for fixed dims (e.g. a generic GEMM instead of one
+  // blocked for the shape with prepacked weights): runtime v2 prepares a specialized kernel once a shape repeats.
+  bool prefers_specialized() const { return prefers_specialized_; }
 
  protected:
   PreparedKernel() = default;
@@ -82,8 +97,11 @@ class PreparedKernel {
   virtual StatusOr<std::unique_ptr<KernelState>> CreateState() const { return std::unique_ptr<KernelState>(); }
   // The same on shared scratch (NewBinding's); kernels with scratch_bytes() > 0 override it.
   virtual StatusOr<std::unique_ptr<KernelState>> CreateStateOnScratch(void* /*scratch*/) const { return CreateState(); }
-  // Set by each kernel's constructor.
+  // Set by each kernel's constructor (runtime_input_dims_: by kernels prepared for varying dims, one entry per
+  // input).
   rt::TaskFn fn_ = nullptr;
+  std::vector<std::vector<bool>> runtime_input_dims_;
+  bool prefers_specialized_ = false;
   int num_inputs_ = 0;
   int num_outputs_ = 0;
 };
@@ -111,6 +129,14 @@ struct PrepareRequest {
   std::vector<bool> variable_inputs;
   std::vector<const std::atomic<uint64_t>*> input_versions;
   uint64_t seed = 0;  // for random ops without a seed attribute
+  // Runtime v2: per input, which dims may differ from input_descs between runs (the graph's unknown dims); empty,
+  // or an empty entry: fixed. An engine may then prepare one shape-agnostic kernel for all of them
+  // (PreparedKernel::shape_agnostic); one that does not prepares for input_descs exactly.
+  std::vector<std::vector<bool>> varying_input_dims;
+  // Runtime v2, value-dependent nodes: per input, whether its const_inputs entry is only this first run's value
+  // (the op's inference reads it; later runs may bring other values). A shape-agnostic kernel must not keep such
+  // a value: it reads the input's slot at run. Empty: every const_inputs entry is constant.
+  std::vector<bool> varying_values;
   int intra_op_threads = 1;  // threads one kernel may use (engines with their own thread runtime, e.g. oneDNN/OpenMP)
   // The model's precision_mode is allow_bf16: float32 in and out, but an engine may compute in bfloat16.
   bool allow_bf16 = false;

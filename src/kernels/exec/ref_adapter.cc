@@ -1,5 +1,6 @@
 #include "kernels/exec/ref_adapter.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "kernels/exec/kernel_util.h"
@@ -13,6 +14,8 @@ struct RefAdapter::State final : KernelState {
   std::vector<Value> borrowed;   // per input: a Tensor borrowing bound[i]
   std::vector<void*> bound;      // the slot address borrowed[i] wraps (re-wrapped when the slot changes)
   std::vector<void*> out_bound;  // the output slot kctx.preallocated[i] wraps (nullptr: none)
+  // Shape-agnostic kernels: kctx.inferred holds the outputs' dims of the current run, in_dims the inputs'.
+  std::vector<Dims> in_dims;
   std::mt19937_64 rng;
 };
 
@@ -23,6 +26,8 @@ StatusOr<std::unique_ptr<KernelState>> RefAdapter::CreateState() const {
   st->kctx.rng = &st->rng;
   st->borrowed.resize(in_descs_.size());
   st->bound.assign(in_descs_.size(), nullptr);
+  st->in_dims.resize(in_descs_.size());
+  for (size_t i = 0; i < in_descs_.size(); ++i) st->in_dims[i] = in_descs_[i].shape.dims();
   return std::unique_ptr<KernelState>(std::move(st));
 }
 
@@ -58,9 +63,19 @@ StatusOr<std::unique_ptr<RefAdapter>> RefAdapter::Create(const PrepareRequest& r
   k->seed_ = request.seed;
   k->in_descs_ = request.input_descs;
   k->const_values_.resize(node.num_inputs());
+  bool agnostic = false;
+  for (const std::vector<bool>& dims : request.varying_input_dims) {
+    for (bool b : dims) agnostic = agnostic || b;
+  }
   for (int i = 0; i < node.num_inputs(); ++i) {
     k->in_present_.push_back(InputPresent(request, i));
-    if (const Tensor* t = ConstInput(request, i)) k->const_values_[i] = Value(*t);
+    const bool value_varies = agnostic && static_cast<size_t>(i) < request.varying_values.size() &&
+                              request.varying_values[i];
+    if (const Tensor* t = ConstInput(request, i); t != nullptr && !value_varies) k->const_values_[i] = Value(*t);
+  }
+  if (agnostic) {
+    k->runtime_input_dims_ = request.varying_input_dims;
+    k->runtime_input_dims_.resize(node.num_inputs());
   }
   for (int i = 0; i < node.num_outputs(); ++i) k->out_present_.push_back(OutputPresent(request, i));
   k->num_inputs_ = node.num_inputs();
@@ -86,12 +101,21 @@ Status RefAdapter::BindInputs(const KernelIo& io, State& st) const {
     }
     void* slot = io.inputs[i];
     const TensorDesc& d = in_descs_[i];
-    if (slot == nullptr || slot != st.bound[i] || !st.borrowed[i].is_tensor()) {
-      const size_t nbytes = static_cast<size_t>(NumElements(d.shape.dims())) * DataTypeSize(d.dtype);
+    bool dims_changed = false;
+    if (shape_agnostic()) {
+      const int64_t* now = io.input_dims[i];
+      if (now == nullptr) return Internal(label_ + ": shape-agnostic kernel run without the dims of input " + std::to_string(i));
+      Dims& dims = st.in_dims[i];
+      dims_changed = !std::equal(dims.begin(), dims.end(), now);
+      if (dims_changed) dims.assign(now, now + dims.size());
+    }
+    if (slot == nullptr || slot != st.bound[i] || !st.borrowed[i].is_tensor() || dims_changed) {
+      const Dims& dims = st.in_dims[i];
+      const size_t nbytes = static_cast<size_t>(NumElements(dims)) * DataTypeSize(d.dtype);
       if (slot == nullptr && nbytes != 0) {
         return FailedPrecondition(label_ + ": input " + std::to_string(i) + " has no address bound");
       }
-      st.borrowed[i] = Value(Tensor(d.dtype, d.shape.dims(), TensorStorage::Borrow(slot, nbytes, nullptr)));
+      st.borrowed[i] = Value(Tensor(d.dtype, dims, TensorStorage::Borrow(slot, nbytes, nullptr)));
       st.bound[i] = slot;
     }
     st.kctx.inputs[i] = &st.borrowed[i];
@@ -106,7 +130,7 @@ Status RefAdapter::StoreOutput(const KernelIo& io, const State& st, int i) const
   if (!v.is_tensor() || !v.tensor.valid()) {
     return Internal(label_ + ": the reference kernel produced no tensor for " + which());
   }
-  const TensorDesc& want = kctx_.inferred[i];
+  const TensorDesc& want = st.kctx.inferred[i];
   const Tensor& t = v.tensor;
   if (t.dtype() != want.dtype || t.dims() != want.shape.dims()) {
     return FailedPrecondition(label_ + ": " + which() + " is " + DataTypeName(t.dtype()) + DimsToString(t.dims()) +
@@ -130,7 +154,15 @@ void RefAdapter::BindOutputs(const KernelIo& io, State& st) const {
   if (st.out_bound.size() != out_present_.size()) st.out_bound.assign(out_present_.size(), nullptr);
   for (size_t i = 0; i < out_present_.size(); ++i) {
     void* slot = out_present_[i] ? io.outputs[i] : nullptr;
-    const TensorDesc& d = kctx_.inferred[i];
+    TensorDesc& d = kctx.inferred[i];
+    if (shape_agnostic() && out_present_[i] && io.output_dims[i] != nullptr) {
+      const int64_t* now = io.output_dims[i];
+      const Dims& dims = d.shape.dims();
+      if (!std::equal(dims.begin(), dims.end(), now)) {
+        d.shape = Shape(Dims(now, now + dims.size()));
+        st.out_bound[i] = nullptr;  // re-wrap at the new dims
+      }
+    }
     const size_t nbytes = slot ? static_cast<size_t>(NumElements(d.shape.dims())) * DataTypeSize(d.dtype) : 0;
     bool usable = slot != nullptr && nbytes != 0 && d.dtype != DataType::kString;
     const char* lo = static_cast<const char*>(slot);

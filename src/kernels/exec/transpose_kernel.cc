@@ -126,10 +126,7 @@ void GatherUnits(const GatherPlan& p, const T* in, T* out, int64_t begin, int64_
 }
 
 template <typename T>
-Status GatherTask(void* args, rt::TaskContext& ctx) {
-  const auto& binding = *static_cast<const KernelBinding*>(args);
-  const GatherKernel* k = &BoundKernel<GatherKernel>(binding);
-  const GatherPlan& p = k->plan();
+Status RunGatherPlan(const GatherPlan& p, const KernelBinding& binding, rt::TaskContext& ctx, const GatherKernel* k) {
   if (p.inner == GatherPlan::Inner::kEmpty) return Status::Ok();
   const T* in = static_cast<const T*>(binding.io.inputs[0]) + p.in_offset;
   T* out = static_cast<T*>(binding.io.outputs[0]);
@@ -151,6 +148,54 @@ Status GatherTask(void* args, rt::TaskContext& ctx) {
   return Status::Ok();
 }
 
+template <typename T>
+Status GatherTask(void* args, rt::TaskContext& ctx) {
+  const auto& binding = *static_cast<const KernelBinding*>(args);
+  const GatherKernel* k = &BoundKernel<GatherKernel>(binding);
+  return RunGatherPlan<T>(k->plan(), binding, ctx, k);
+}
+
+// The axes of Transpose(perm) of an input of `dims`; false when perm is not a permutation of them.
+bool TransposeAxes(const Dims& dims, const std::vector<int64_t>& perm, std::vector<GatherAxis>* axes) {
+  const int rank = static_cast<int>(dims.size());
+  if (static_cast<int>(perm.size()) != rank) return false;
+  const std::vector<int64_t> strides = ContiguousStrides(dims);
+  std::vector<bool> seen(rank, false);
+  axes->clear();
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank || seen[p]) return false;
+    seen[p] = true;
+    axes->push_back({dims[p], strides[p]});
+  }
+  return true;
+}
+
+// Shape-agnostic Transpose: the binding's plan, re-planned when a run's input dims differ from the last run's.
+struct AgnosticTransposeState final : KernelState {
+  GatherPlan plan;
+  Dims dims;  // the input dims `plan` is for (empty before the first run)
+};
+
+template <typename T>
+Status AgnosticTransposeTask(void* args, rt::TaskContext& ctx) {
+  const auto& binding = *static_cast<const KernelBinding*>(args);
+  const GatherKernel* k = &BoundKernel<GatherKernel>(binding);
+  auto* st = static_cast<AgnosticTransposeState*>(binding.state.get());
+  const int64_t* now = binding.io.input_dims[0];
+  if (now == nullptr) return Internal(std::string(k->impl_name()) + ": shape-agnostic kernel run without its input's dims");
+  const size_t rank = k->perm().size();
+  if (st->dims.empty() || !std::equal(st->dims.begin(), st->dims.end(), now)) {
+    st->dims.assign(now, now + rank);
+    std::vector<GatherAxis> axes;
+    if (!TransposeAxes(st->dims, k->perm(), &axes)) {
+      st->dims.clear();
+      return Internal(std::string(k->impl_name()) + ": perm does not fit the input's dims");
+    }
+    st->plan = BuildGatherPlan(axes, 0, k->plan().elem_size);
+  }
+  return RunGatherPlan<T>(st->plan, binding, ctx, k);
+}
+
 rt::TaskFn TaskForSize(size_t elem_size) {
   switch (elem_size) {
     case 1:
@@ -161,6 +206,21 @@ rt::TaskFn TaskForSize(size_t elem_size) {
       return &GatherTask<uint32_t>;
     case 8:
       return &GatherTask<uint64_t>;
+    default:
+      return nullptr;
+  }
+}
+
+rt::TaskFn AgnosticTransposeTaskForSize(size_t elem_size) {
+  switch (elem_size) {
+    case 1:
+      return &AgnosticTransposeTask<uint8_t>;
+    case 2:
+      return &AgnosticTransposeTask<uint16_t>;
+    case 4:
+      return &AgnosticTransposeTask<uint32_t>;
+    case 8:
+      return &AgnosticTransposeTask<uint64_t>;
     default:
       return nullptr;
   }
@@ -227,6 +287,17 @@ GatherKernel::GatherKernel(const char* impl, const GatherPlan& plan, int num_inp
   num_outputs_ = 1;
 }
 
+void GatherKernel::MakeAgnosticTranspose(std::vector<int64_t> perm, std::vector<std::vector<bool>> runtime_input_dims) {
+  perm_ = std::move(perm);
+  runtime_input_dims_ = std::move(runtime_input_dims);
+  fn_ = AgnosticTransposeTaskForSize(plan_.elem_size);
+}
+
+StatusOr<std::unique_ptr<KernelState>> GatherKernel::CreateState() const {
+  if (!shape_agnostic()) return std::unique_ptr<KernelState>();
+  return std::unique_ptr<KernelState>(std::make_unique<AgnosticTransposeState>());
+}
+
 size_t GatherableElemSize(const PrepareRequest& r) {
   const ir::Node& node = *r.node;
   if (node.num_inputs() < 1 || node.num_outputs() != 1) return 0;
@@ -250,18 +321,18 @@ std::unique_ptr<PreparedKernel> PrepareTranspose(const PrepareRequest& r) {
     for (int i = rank - 1; i >= 0; --i) perm.push_back(i);
   }
   if (static_cast<int>(perm.size()) != rank) return nullptr;
-  const std::vector<int64_t> strides = ContiguousStrides(dims);
-  std::vector<bool> seen(rank, false);
   std::vector<GatherAxis> axes;
+  if (!TransposeAxes(dims, perm, &axes)) return nullptr;  // ref reports it
   Dims out_dims;
-  for (int64_t p : perm) {
-    if (p < 0 || p >= rank || seen[p]) return nullptr;  // ref reports it
-    seen[p] = true;
-    axes.push_back({dims[p], strides[p]});
-    out_dims.push_back(dims[p]);
-  }
+  for (const GatherAxis& a : axes) out_dims.push_back(a.dim);
   if (out_dims != out.shape.dims()) return nullptr;
-  return std::make_unique<GatherKernel>("exec.transpose", BuildGatherPlan(axes, 0, elem_size), 1);
+  auto k = std::make_unique<GatherKernel>("exec.transpose", BuildGatherPlan(axes, 0, elem_size), 1);
+  if (!r.varying_input_dims.empty() && !r.varying_input_dims[0].empty()) {
+    bool any = false;
+    for (bool b : r.varying_input_dims[0]) any = any || b;
+    if (any) k->MakeAgnosticTranspose(perm, {r.varying_input_dims[0]});
+  }
+  return k;
 }
 
 }  // namespace ge::exec

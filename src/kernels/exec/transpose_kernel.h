@@ -60,11 +60,16 @@ class GatherKernel final : public PreparedKernel {
  public:
   GatherKernel(const char* impl, const GatherPlan& plan, int num_inputs);
   const char* impl_name() const override { return impl_; }
-  const GatherPlan& plan() const { return plan_; }
+  const GatherPlan& plan() const { return plan_; }  // for the dims prepared with
+  // Transpose with varying dims (runtime v2): each binding re-plans when a run's input dims change.
+  void MakeAgnosticTranspose(std::vector<int64_t> perm, std::vector<std::vector<bool>> runtime_input_dims);
+  const std::vector<int64_t>& perm() const { return perm_; }
 
  private:
+  StatusOr<std::unique_ptr<KernelState>> CreateState() const override;
   const char* impl_;
   GatherPlan plan_;
+  std::vector<int64_t> perm_;  // shape-agnostic Transpose
 };
 
 // nullptr when the request is not a supported Transpose (the caller falls back to the ref adapter).

@@ -88,6 +88,13 @@ Status ModelV2Options::ApplyGeOptions(const std::map<std::string, std::string>& 
     }
     kernel_cache_capacity = static_cast<size_t>(v);
   }
+  it = options.find("ge.exec.v2ShapeAgnosticKernels");
+  if (it != options.end()) {
+    if (it->second != "0" && it->second != "1") {
+      return InvalidArgument("option ge.exec.v2ShapeAgnosticKernels must be 0 or 1, got '" + it->second + "'");
+    }
+    shape_agnostic_kernels = it->second == "1";
+  }
   it = options.find("ge.exec.staticMemoryPolicy");
   if (it != options.end()) {
     GE_RETURN_IF_ERROR(OverCapPolicyFromStaticMemoryPolicy(it->second).status());
@@ -149,6 +156,7 @@ Status ModelV2::Init(const ModelV2Options& options) {
   lo.settings.seed = options.seed;
   lo.settings.intra_op_threads = options.intra_op_threads < 1 ? 1 : options.intra_op_threads;
   lo.kernel_cache_capacity = options.kernel_cache_capacity;
+  lo.shape_agnostic_kernels = options.shape_agnostic_kernels;
   lo.fuse_compute = options.executor != ExecutorKind::kMultiThread;
   StaticIslandOptions so{options.compile_static_island, options.static_island_min_nodes, options.device};
   GE_ASSIGN_OR_RETURN(islands_, FormStaticIslands(*owned_model_, so));
@@ -212,6 +220,33 @@ Status ModelV2::Unload() {
   return s;
 }
 
+ModelV2::MemoryStats ModelV2::memory_stats() const {
+  MemoryStats m;
+  const Allocator* a = allocator_.get();
+  if (const auto* front = dynamic_cast<const AllocatorFront*>(a)) {
+    m.front_held_bytes = front->held_bytes();
+    a = front->backing();
+  }
+  if (const auto* caching = dynamic_cast<const CachingAllocator*>(a)) {
+    const CachingAllocatorStats s = caching->stats();
+    m.cap_bytes = s.cap_bytes;
+    m.in_use_bytes = s.in_use_bytes;
+    m.cached_bytes = s.cached_bytes;
+    m.peak_total_bytes = s.peak_total_bytes;
+  }
+  if (lowered_ != nullptr && lowered_->main.graph != nullptr) {
+    const ExecuteGraph& g = *lowered_->main.graph;
+    for (size_t i = 0; i < g.num_nodes(); ++i) {
+      const ExecNode& node = g.node(static_cast<uint32_t>(i));
+      if (node.fn == LaunchKernel) m.cached_kernels += static_cast<const ComputeNode*>(node.ctx.node_data)->run.cache.size();
+      if (node.fn == ComputeKernel) {
+        m.cached_kernels += static_cast<const ComputeRecord*>(node.ctx.node_data)->node->run.cache.size();
+      }
+    }
+  }
+  return m;
+}
+
 uint64_t ModelV2::kernels_prepared() const {
   uint64_t n = 0;
   if (lowered_ == nullptr || lowered_->main.graph == nullptr) return 0;
@@ -262,10 +297,15 @@ Status ModelV2::CollectOutputs(std::vector<Value>* outputs) {
       out = SlotValue(s);
       continue;
     }
-    const Dims dims = s.t.shape.ToDims();
+    Dims dims = s.t.shape.ToDims();
+    // The caller's previous output, when nobody else holds it, is reused whenever its storage is large enough (as
+    // a std::vector keeps its capacity): under shape churn outputs then stop allocating once the largest was seen.
     const bool reuse = out.is_tensor() && out.tensor.valid() && out.tensor.storage().use_count() == 1 &&
-                       out.tensor.dtype() == s.t.dtype && out.tensor.dims() == dims;
-    if (!reuse) {
+                       out.tensor.dtype() == s.t.dtype && s.t.dtype != DataType::kString &&
+                       out.tensor.byte_offset() == 0 && out.tensor.storage()->nbytes() >= s.t.bytes;
+    if (reuse) {
+      if (out.tensor.dims() != dims) out.tensor = Tensor(s.t.dtype, std::move(dims), out.tensor.storage());
+    } else {
       GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(s.t.dtype, dims));
       out = Value(std::move(t));
     }

@@ -37,6 +37,7 @@ struct ModelV2Options {
   int intra_op_threads = 1;   // threads one kernel may use
   uint64_t seed = 0;          // random ops without a seed attribute
   size_t kernel_cache_capacity = 8;
+  bool shape_agnostic_kernels = true;  // ge.exec.v2ShapeAgnosticKernels (LoweringOptions::shape_agnostic_kernels)
   kernels::EngineList engines;  // empty: kernels::BuiltinEngines()
   // Per input name, per dim: its range (dims without one: any size). Known dims must match exactly regardless.
   // Ranges the model records (ir::Model::input_ranges, from `ge compile`) apply to inputs not named here.
@@ -83,6 +84,14 @@ class ModelV2 final : public ExecutableModel {
   uint64_t kernels_prepared() const;
   // Runs in which a shape-derived node was skipped, summed over nodes (for tests and statistics).
   uint64_t memo_skips() const;
+  // Run-time memory (between runs: nothing is in use but what runs keep): the caching allocator's figures, the
+  // bytes its single-thread front holds, and the kernels the per-node caches hold. All zero where the model has no
+  // device (plain host memory).
+  struct MemoryStats {
+    size_t cap_bytes = 0, in_use_bytes = 0, cached_bytes = 0, peak_total_bytes = 0, front_held_bytes = 0;
+    size_t cached_kernels = 0;
+  };
+  MemoryStats memory_stats() const;
   // Every input and output a tensor of known dims (the ExecutableModel interface then applies); else why not.
   const std::string& dynamic_io_reason() const { return dynamic_reason_; }
 

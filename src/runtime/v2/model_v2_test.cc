@@ -113,6 +113,46 @@ graph g(%x: float32[?,4]) {
   EXPECT_EQ(p.v2->kernels_prepared(), after_three_sizes);  // repeated shapes reuse the cached kernels
 }
 
+// Kernels that are shape-agnostic for the graph's unknown dims (broadcasting Add, Transpose, a Reshape to a
+// computed shape, a reference-adapter Softmax, oneDNN's MatMul with runtime dims) are prepared once, at the first
+// run: a new length reuses them. The MatMul's agnostic kernel prefers a specialized one: a length that holds for
+// three runs in a row gets its own kernel, once.
+TEST(ModelV2, ShapeAgnosticKernelsArePreparedOnce) {
+  Pair p = Load(R"(opset "" 17
+graph g(%x: float32[?,4]) {
+  const %b: float32[4] = [1, 2, 3, 4]
+  a: %a = Add(%x, %b)
+  const %w: float32[4,3] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+  mm: %m = MatMul(%a, %w) @dnnl
+  tr: %t = Transpose(%m) {perm = [1, 0]}
+  sm: %s = Softmax(%t) {axis = -1}
+  sh: %sh = Shape(%x)
+  const %zero: int64[1] = [0]
+  g0: %n = Gather(%sh, %zero) {axis = 0}
+  const %three: int64[1] = [3]
+  const %one: int64[1] = [1]
+  c: %newshape = Concat(%three, %n, %one) {axis = 0}
+  rs: %r = Reshape(%s, %newshape)
+  return %r
+})");
+  ASSERT_NE(p.v2, nullptr);
+  std::mt19937_64 rng(3);
+  auto run = [&](int64_t n) { ExpectMatchesOracle(p, {Value(RandomTensor(DataType::kFloat, {n, 4}, rng))}); };
+  run(5);
+  const uint64_t after_first = p.v2->kernels_prepared();
+  for (int64_t n : {1, 2, 9, 17, 3, 40, 6, 11, 25, 33, 7}) run(n);
+  EXPECT_EQ(p.v2->kernels_prepared(), after_first);  // every new length on the shape-agnostic kernels
+  run(12);
+  run(12);
+  EXPECT_EQ(p.v2->kernels_prepared(), after_first);  // twice in a row: still the agnostic kernel
+  run(12);
+  EXPECT_EQ(p.v2->kernels_prepared(), after_first + 1);  // the MatMul specialized for a length that repeats
+  run(12);
+  run(8);
+  run(12);
+  EXPECT_EQ(p.v2->kernels_prepared(), after_first + 1);
+}
+
 // Shape-derived nodes (Shape → Gather → Concat, Range, the mask's Less) compute once per input shape: skipped while
 // the shape repeats, recomputed when it changes; outputs stay right either way.
 TEST(ModelV2, ShapeDerivedNodesRecomputeOnlyWhenAShapeChanges) {

@@ -35,7 +35,8 @@ void SyncRecord(ComputeRecord* r) {
   const ComputeNode& n = *r->node;
   const ComputeNode::Run& run = n.run;
   const bool fast =
-      run.inferred && !run.value_dependent && !run.always_infer && !run.data_dependent && run.current != nullptr;
+      run.inferred && !run.value_dependent && !run.always_infer && !run.data_dependent && run.current != nullptr &&
+      !run.specialize_next;
   if (!fast) {
     r->fn = nullptr;
     return;

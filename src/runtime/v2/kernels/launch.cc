@@ -1,6 +1,7 @@
 // AllocMemory and Launch of a compute node, and the per-node cache of prepared kernels (bounded, least recently
 // used evicted; keyed by input and output shapes, plus the values a value-dependent node was prepared with).
 // The fast path when shapes repeat: one allocator call per output and the kernel's task function, no look-up.
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/v2/allocator.h"
@@ -10,8 +11,29 @@
 namespace ge::runtime::v2 {
 namespace {
 
+// `shape` equals `key` except where `varying` has a bit set, where any positive dim is accepted.
+bool MatchesPattern(const RtShape& shape, const RtShape& key, uint32_t varying) {
+  if (shape.rank != key.rank) return false;
+  for (int d = 0; d < shape.rank; ++d) {
+    if ((varying >> d) & 1u) {
+      if (shape.dims[d] <= 0) return false;
+    } else if (shape.dims[d] != key.dims[d]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool MatchesAgnostic(const ComputeNode& n, const PreparedEntry& e) {
+  for (size_t i = 0; i < n.in.size(); ++i) {
+    if (n.in[i] != nullptr && !MatchesPattern(n.in[i]->t.shape, e.in_shapes[i], e.in_varying[i])) return false;
+  }
+  return true;
+}
+
 bool Matches(const ComputeNode& n, const PreparedEntry& e) {
   const ComputeNode::Run& r = n.run;
+  if (!e.in_varying.empty()) return MatchesAgnostic(n, e);
   for (size_t i = 0; i < n.in.size(); ++i) {
     if (n.in[i] != nullptr && n.in[i]->t.shape != e.in_shapes[i]) return false;
   }
@@ -21,12 +43,58 @@ bool Matches(const ComputeNode& n, const PreparedEntry& e) {
   return e.values == r.values;
 }
 
-StatusOr<std::unique_ptr<PreparedEntry>> Prepare(const ComputeNode& n) {
+// Bit d set where the IR desc's dim d is unknown (the graph's symbolic dims); every dim when the IR does not know
+// the rank (a graph lowered without shape inference).
+uint32_t VaryingDims(const TensorDesc& ir, const RtShape& run) {
+  if (ir.shape.unknown_rank()) return (uint32_t{1} << run.rank) - 1;
+  if (ir.shape.rank() != run.rank) return 0;
+  uint32_t bits = 0;
+  for (int d = 0; d < run.rank; ++d) {
+    if (ir.shape.dims()[d] == kUnknownDim) bits |= 1u << d;
+  }
+  return bits;
+}
+
+std::vector<bool> ToMask(uint32_t bits, int rank) {
+  std::vector<bool> mask(static_cast<size_t>(rank));
+  for (int d = 0; d < rank; ++d) mask[d] = ((bits >> d) & 1u) != 0;
+  return mask;
+}
+
+// allow_agnostic: the engines may answer with a shape-agnostic kernel (when the node asks for them at all).
+StatusOr<std::unique_ptr<PreparedEntry>> Prepare(const ComputeNode& n, bool allow_agnostic) {
   const ComputeNode::Run& r = n.run;
   auto e = std::make_unique<PreparedEntry>();
   e->in_shapes.resize(n.in.size());
   e->out_shapes.resize(n.out.size());
   exec::PrepareRequest req = exec::MakeRequest(*n.node, n.settings);
+  // Dims the graph leaves unknown may be served by one shape-agnostic kernel, which then reads the value inputs
+  // of a value-dependent node from their slots (PrepareRequest::varying_values): its entry matches any values.
+  if (n.shape_agnostic && allow_agnostic) {
+    bool any_varying = false;
+    req.varying_input_dims.resize(n.in.size());
+    for (size_t i = 0; i < n.in.size(); ++i) {
+      if (n.in[i] == nullptr) continue;
+      // An empty value (a 0 dim) gets a kernel for its shape only: it must not serve later, non-empty shapes.
+      if (n.in[i]->t.shape.NumElements() == 0) {
+        any_varying = false;
+        break;
+      }
+      // A constant's dims never vary (a value input's values do, and so may its dims).
+      const bool constant = req.const_inputs[i] != nullptr &&
+                            std::find(r.value_inputs.begin(), r.value_inputs.end(), static_cast<int>(i)) ==
+                                r.value_inputs.end();
+      const uint32_t bits = constant ? 0 : VaryingDims(req.input_descs[i], n.in[i]->t.shape);
+      req.varying_input_dims[i] = ToMask(bits, n.in[i]->t.shape.rank);
+      any_varying = any_varying || bits != 0;
+    }
+    if (!any_varying) {
+      req.varying_input_dims.clear();
+    } else if (!r.value_inputs.empty()) {
+      req.varying_values.assign(n.in.size(), false);
+      for (int i : r.value_inputs) req.varying_values[i] = true;
+    }
+  }
   for (size_t i = 0; i < n.in.size(); ++i) {
     const ValueSlot* s = n.in[i];
     if (s == nullptr) continue;
@@ -55,7 +123,47 @@ StatusOr<std::unique_ptr<PreparedEntry>> Prepare(const ComputeNode& n) {
   GE_ASSIGN_OR_RETURN(e->kernel, exec::PrepareKernel(req, *n.engines));
   GE_ASSIGN_OR_RETURN(e->binding, e->kernel->NewBinding());
   e->fn = e->kernel->fn();
+  if (e->kernel->shape_agnostic()) {
+    const std::vector<std::vector<bool>>& runtime = e->kernel->runtime_input_dims();
+    e->in_varying.assign(n.in.size(), 0);
+    for (size_t i = 0; i < n.in.size() && i < runtime.size(); ++i) {
+      for (size_t d = 0; d < runtime[i].size() && d < static_cast<size_t>(kMaxRtRank); ++d) {
+        if (runtime[i][d]) e->in_varying[i] |= 1u << d;
+      }
+    }
+    // The slots' shapes live in the node's value slots: the kernel reads them there on every run.
+    exec::KernelIo& io = e->binding->io;
+    for (size_t i = 0; i < n.in.size(); ++i) io.input_dims[i] = n.in[i] != nullptr ? n.in[i]->t.shape.dims : nullptr;
+    for (size_t i = 0; i < n.out.size(); ++i) {
+      io.output_dims[i] = n.out[i] != nullptr ? n.out[i]->t.shape.dims : nullptr;
+    }
+  }
   return e;
+}
+
+}  // namespace
+
+namespace {
+
+// Puts |e| in the node's cache (evicting the least recently used entry, a specialized one before a shape-agnostic
+// one) and makes it current.
+void Insert(const ComputeNode& n, std::unique_ptr<PreparedEntry> e) {
+  ComputeNode::Run& r = n.run;
+  e->last_use = r.tick;
+  if (r.cache.size() < n.cache_capacity) {
+    r.cache.push_back(std::move(e));
+    r.current = r.cache.back().get();
+    return;
+  }
+  size_t victim = r.cache.size();
+  for (size_t i = 0; i < r.cache.size(); ++i) {
+    const bool agnostic = !r.cache[i]->in_varying.empty();
+    if (agnostic && r.cache.size() > 1) continue;
+    if (victim == r.cache.size() || r.cache[i]->last_use < r.cache[victim]->last_use) victim = i;
+  }
+  if (victim == r.cache.size()) victim = 0;
+  r.cache[victim] = std::move(e);
+  r.current = r.cache[victim].get();
 }
 
 }  // namespace
@@ -63,29 +171,49 @@ StatusOr<std::unique_ptr<PreparedEntry>> Prepare(const ComputeNode& n) {
 Status SelectKernel(const ComputeNode& n) {
   ComputeNode::Run& r = n.run;
   ++r.tick;
+  r.specialize_next = false;
+  r.agnostic_runs = 0;
+  // A kernel prepared for exactly these descs first, then a shape-agnostic one.
+  PreparedEntry* agnostic = nullptr;
   for (auto& e : r.cache) {
+    if (!e->in_varying.empty()) {
+      if (agnostic == nullptr && MatchesAgnostic(n, *e)) agnostic = e.get();
+      continue;
+    }
     if (Matches(n, *e)) {
       e->last_use = r.tick;
       r.current = e.get();
       return Status::Ok();
     }
   }
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<PreparedEntry> e, Prepare(n));
-  ++r.prepares;
-  e->last_use = r.tick;
-  if (r.cache.size() >= n.cache_capacity) {
-    size_t victim = 0;
-    for (size_t i = 1; i < r.cache.size(); ++i) {
-      if (r.cache[i]->last_use < r.cache[victim]->last_use) victim = i;
-    }
-    r.cache[victim] = std::move(e);
-    r.current = r.cache[victim].get();
-  } else {
-    r.cache.push_back(std::move(e));
-    r.current = r.cache.back().get();
+  if (agnostic != nullptr) {
+    agnostic->last_use = r.tick;
+    r.current = agnostic;
+    r.specialize_next = agnostic->kernel->prefers_specialized();
+    return Status::Ok();
   }
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<PreparedEntry> e, Prepare(n, /*allow_agnostic=*/true));
+  ++r.prepares;
+  const bool prefers_specialized = e->kernel->shape_agnostic() && e->kernel->prefers_specialized();
+  Insert(n, std::move(e));
+  r.specialize_next = prefers_specialized;
   return Status::Ok();
 }
+
+namespace {
+
+// The current kernel is a shape-agnostic one and the node's descs repeated: prepare one for exactly them.
+Status Specialize(const ComputeNode& n) {
+  ComputeNode::Run& r = n.run;
+  r.specialize_next = false;
+  ++r.tick;
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<PreparedEntry> e, Prepare(n, /*allow_agnostic=*/false));
+  ++r.prepares;
+  Insert(n, std::move(e));
+  return Status::Ok();
+}
+
+}  // namespace
 
 namespace {
 
@@ -114,6 +242,9 @@ KernelStatus Launch(const ComputeNode& n, ExecutionState* exec) {
   }
   if (r.current == nullptr) {
     Status s = SelectKernel(n);
+    if (!s.ok()) return exec->SetError(std::move(s));
+  } else if (r.specialize_next && ++r.agnostic_runs + 1 >= ComputeNode::kSpecializeAfterRuns) {
+    Status s = Specialize(n);
     if (!s.ok()) return exec->SetError(std::move(s));
   }
   PreparedEntry& e = *r.current;

@@ -42,6 +42,9 @@ Status RunRefNode(const RefNode& n);
 // One prepared kernel for one set of descs (an entry of a ComputeNode's cache).
 struct PreparedEntry {
   std::vector<RtShape> in_shapes, out_shapes;  // key
+  // A shape-agnostic kernel (exec::PreparedKernel::shape_agnostic): per input, bit d set when dim d may differ
+  // from the key (any positive size matches there; the outputs follow from the inputs). Empty for other kernels.
+  std::vector<uint32_t> in_varying;
   std::string values;                          // key: bytes of the value inputs (value-dependent nodes)
   std::vector<Tensor> value_tensors;           // those values, the prepare request's constant inputs
   std::unique_ptr<exec::PreparedKernel> kernel;
@@ -52,6 +55,7 @@ struct PreparedEntry {
 
 struct alignas(64) ComputeNode {
   static constexpr size_t kInlineInputs = 4;  // inputs whose desc versions the fast path compares
+  static constexpr uint32_t kSpecializeAfterRuns = 3;
 
   // What every run reads first (kept together, `run`'s hot fields included).
   bool dynamic = false;  // shapes can change: InferShape runs in Main
@@ -73,6 +77,11 @@ struct alignas(64) ComputeNode {
     bool versioned = false;
     uint32_t in_versions[kInlineInputs] = {};
     PreparedEntry* current = nullptr;  // kernel for the current descs; null: Launch chooses one
+    // current is a shape-agnostic kernel that prefers_specialized, chosen for these descs: once they held for
+    // kSpecializeAfterRuns runs in a row, Launch prepares a kernel specialized for them (a shape that repeats is
+    // worth preparing for; one that churns is not). agnostic_runs counts those runs.
+    bool specialize_next = false;
+    uint32_t agnostic_runs = 0;
     std::vector<size_t> out_bytes;   // per output, from the last inference
     std::vector<RtShape> in_shapes;  // at the last inference
     std::vector<int> value_inputs;
@@ -94,6 +103,7 @@ struct alignas(64) ComputeNode {
   exec::RequestSettings settings;
   const kernels::EngineList* engines = nullptr;  // the model's; outlives the graph
   size_t cache_capacity = 8;
+  bool shape_agnostic = true;  // ask engines for shape-agnostic kernels (LoweringOptions::shape_agnostic_kernels)
   RefNode ref;           // same slots: runs the node when its output shapes depend on data
 };
 

@@ -147,6 +147,7 @@ Status ConvertCompute(NodeLowering& ctx) {
   cn->settings.opset = cn->opset;
   cn->engines = &m.out().engines;
   cn->cache_capacity = m.options().kernel_cache_capacity;
+  cn->shape_agnostic = m.options().shape_agnostic_kernels;
   bool all_static = true;
   for (int i = 0; i < node.num_inputs(); ++i) {
     const ValueRef& r = ctx.inputs()[i];

@@ -29,6 +29,9 @@ struct LoweringOptions {
   kernels::EngineList engines;     // who prepares kernels (exec::PrepareKernel); empty: ge's own kernels only
   exec::RequestSettings settings;  // seed, intra-op threads, ISA cap (opset is set per node)
   size_t kernel_cache_capacity = 8;  // prepared kernels kept per node (distinct shapes), LRU-evicted
+  // Prepare shape-agnostic kernels where an engine offers one for the graph's unknown dims (one kernel for every
+  // length); false: one kernel per distinct shape.
+  bool shape_agnostic_kernels = true;
   // Offline optimization: a compute node's InferShape, AllocMemory, Launch and the FreeMemory of the values it reads
   // last become one Compute kernel (one call per node when shapes repeat). Off for the multi-thread executor,
   // which runs memory and launch kernels on separate workers.
