@@ -19,6 +19,7 @@ void Usage() {
                "  ge inspect M.om [--json]\n"
                "  ge run --model=M.om|M.onnx [--input=FILE.npy | --input=NAME=FILE.npy ...] [--output_dir=DIR]\n"
                "         [--loop=N] [--warmup=N] [--threads=N] [--json] [--checkpoint=CKPT (M.onnx in a session)]\n"
+               "         [--vary=NAME:AXIS:LO~HI] [--pipeline_stages=N (IR .om: the --loop requests through N stages)]\n"
                "  ge test-onnx DIR...   run ONNX backend node-test cases\n"
                "  ge train --model=M.onnx --steps=N [--input=NAME=FILE.npy ...] [--restore=CKPT] [--save=CKPT]\n"
                "         [--save_variables=DIR]\n"

@@ -11,6 +11,7 @@
 #include "parser/onnx/onnx_parser.h"
 #include "rt/cpu/cpu_device.h"
 #include "runtime/v2/model_v2.h"
+#include "runtime/v2/pipeline_model.h"
 #include "ge/model.h"
 
 namespace ge::cli {
@@ -122,6 +123,16 @@ class V2Runner final : public ModelRunner {
     o.pool = options.threads > 1 ? &r->device_->thread_pool() : nullptr;
     GE_RETURN_IF_ERROR(o.ApplyGeOptions(options.ge_options));
     r->threads_ = options.threads;
+    if (options.pipeline_stages > 0) {
+      GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> ir, om::ReadIrOm(*reader));
+      r->inputs_ = Describe({ir->graph->inputs().begin(), ir->graph->inputs().end()});
+      r->outputs_ = Describe({ir->graph->outputs().begin(), ir->graph->outputs().end()});
+      runtime::v2::PipelineOptions po;
+      po.stages = options.pipeline_stages;
+      po.stage_options = o;
+      GE_ASSIGN_OR_RETURN(r->pipeline_, runtime::v2::PipelineModel::Load(std::move(ir), po, reader));
+      return std::unique_ptr<ModelRunner>(std::move(r));
+    }
     GE_ASSIGN_OR_RETURN(r->model_, runtime::v2::ModelV2::Load(std::move(reader), o));
     r->inputs_ = Describe(r->model_->graph_inputs());
     r->outputs_ = Describe(r->model_->graph_outputs());
@@ -132,9 +143,15 @@ class V2Runner final : public ModelRunner {
   const std::vector<ModelIo>& inputs() const override { return inputs_; }
   const std::vector<ModelIo>& outputs() const override { return outputs_; }
   Status Run(const std::vector<Value>& inputs, std::vector<Value>* outputs) override {
-    return model_->Execute(inputs, outputs);
+    return pipeline_ != nullptr ? pipeline_->Execute(inputs, outputs) : model_->Execute(inputs, outputs);
   }
+  Status RunBatch(const std::vector<std::vector<Value>>& requests, std::vector<std::vector<Value>>* outputs) override {
+    if (pipeline_ != nullptr) return pipeline_->ExecuteBatch(requests, outputs);
+    return ModelRunner::RunBatch(requests, outputs);
+  }
+  size_t pipeline_stages() const override { return pipeline_ != nullptr ? pipeline_->stages().size() : 0; }
   std::string MemoryJson() const override {
+    if (model_ == nullptr) return "";
     const runtime::v2::ModelV2::MemoryStats m = model_->memory_stats();
     auto mb = [](size_t b) { return std::to_string(static_cast<double>(b) / (1 << 20)); };
     return "\"allocator_cap_mb\":" + mb(m.cap_bytes) + ",\"allocator_cached_mb\":" + mb(m.cached_bytes) +
@@ -152,6 +169,7 @@ class V2Runner final : public ModelRunner {
   int threads_ = 1;
   std::unique_ptr<rt::CpuDevice> device_;  // the model's memory and intra-op threads; outlives model_
   std::unique_ptr<runtime::v2::ModelV2> model_;
+  std::unique_ptr<runtime::v2::PipelineModel> pipeline_;  // instead of model_ with OpenOptions::pipeline_stages
   std::vector<ModelIo> inputs_, outputs_;
 };
 

@@ -38,6 +38,14 @@ class ModelRunner {
   virtual const std::vector<ModelIo>& outputs() const = 0;
   // Checks |inputs| against the declarations, runs once, fills |outputs| in graph-output order.
   virtual Status Run(const std::vector<Value>& inputs, std::vector<Value>* outputs) = 0;
+  // Runs a batch of requests; one Run after another unless the engine overlaps them (runtime v2's pipeline).
+  virtual Status RunBatch(const std::vector<std::vector<Value>>& requests, std::vector<std::vector<Value>>* outputs) {
+    outputs->assign(requests.size(), {});
+    for (size_t k = 0; k < requests.size(); ++k) GE_RETURN_IF_ERROR(Run(requests[k], &(*outputs)[k]));
+    return Status::Ok();
+  }
+  // Pipeline stages the engine runs (runtime v2 with OpenOptions::pipeline_stages); 0 when none.
+  virtual size_t pipeline_stages() const { return 0; }
 };
 
 struct OpenOptions {
@@ -46,6 +54,8 @@ struct OpenOptions {
   bool profile = false;  // time every kernel (sink runtime only): see ModelRunner::Profile
   bool interpreter = false;  // IR .om models on the reference interpreter instead of runtime v2
   std::map<std::string, std::string> ge_options;  // runtime options, e.g. ge.exec.v2Executor
+  // IR .om models: run on runtime v2's pipeline of this many partitioned stages (pipeline_model.h); 0: one ModelV2.
+  size_t pipeline_stages = 0;
 };
 
 // Opens |path| by content: an .om (magic "GEOM") or else ONNX. Load is everything until ready to execute.

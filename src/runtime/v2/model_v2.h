@@ -69,8 +69,9 @@ class ModelV2 final : public ExecutableModel {
   ~ModelV2() override;
 
   // Inputs in graph-input order: dtypes, ranks and known dims must match the model's declarations, and dims with
-  // a range must lie in it. *outputs: the graph outputs at their run-time shapes; tensors already in *outputs are
-  // reused (written in place) when this model's earlier result is held nowhere else and the dtype and dims repeat.
+  // a range must lie in it. *outputs: the graph outputs at their run-time shapes; a tensor already in *outputs is
+  // reused (written in place, re-dimensioned) when it is held nowhere else, its dtype repeats and its storage is
+  // large enough, so under shape churn outputs stop allocating once the largest was seen.
   Status Execute(const std::vector<Value>& inputs, std::vector<Value>* outputs);
   // Runs DeInit and frees the graphs; later Executes fail. Idempotent.
   Status Unload();

@@ -8,6 +8,7 @@
 
 #include "kernels/exec/prepared_kernel.h"
 #include "om/om_reader.h"
+#include "runtime/v2/lowering/extract_subgraph.h"
 
 namespace ge::runtime::v2 {
 namespace {
@@ -69,59 +70,8 @@ bool Convex(const std::unordered_set<const ir::Node*>& members) {
   return true;
 }
 
-struct Extracted {
-  std::unique_ptr<ir::Model> model;
-  std::vector<ir::Value*> inputs, outputs;  // of the enclosing graph
-};
-
-// The group as a model of its own: inputs are the values it reads from outside (constants are copied in), outputs
-// the values read outside or returned by the graph.
-Extracted Extract(const ir::Model& model, const ir::Graph& g, const std::vector<ir::Node*>& members, int index) {
-  const std::unordered_set<const ir::Node*> set(members.begin(), members.end());
-  Extracted e;
-  e.model = std::make_unique<ir::Model>();
-  e.model->ir_version = model.ir_version;
-  e.model->opsets = model.opsets;
-  e.model->producer = model.producer;
-  e.model->graph = std::make_unique<ir::Graph>(g.name() + "_island" + std::to_string(index));
-  ir::Graph& sub = *e.model->graph;
-  std::unordered_map<const ir::Value*, ir::Value*> map;
-  for (ir::Node* n : members) {
-    std::vector<ir::Value*> ins, outs;
-    for (ir::Value* v : n->inputs()) {
-      if (v == nullptr) {
-        ins.push_back(nullptr);
-        continue;
-      }
-      auto it = map.find(v);
-      if (it == map.end()) {
-        ir::Value* nv = v->is_constant() ? sub.AddConstant(v->name(), *v->const_value()) : sub.AddInput(v->name(), v->desc());
-        if (!v->is_constant()) e.inputs.push_back(v);
-        it = map.emplace(v, nv).first;
-      }
-      ins.push_back(it->second);
-    }
-    for (ir::Value* o : n->outputs()) {
-      ir::Value* nv = sub.AddValue(o->name(), o->desc());
-      map[o] = nv;
-      outs.push_back(nv);
-    }
-    ir::Node* copy = sub.AddNode(n->op_type(), n->name(), ins, outs, n->domain());
-    copy->attrs() = n->attrs();
-    for (ir::Value* o : n->outputs()) {
-      bool outside = g.IsGraphOutput(o);
-      for (const ir::Use& u : o->uses()) outside = outside || !set.count(u.node);
-      if (outside) {
-        sub.AddOutput(map[o]);
-        e.outputs.push_back(o);
-      }
-    }
-  }
-  return e;
-}
-
 // Compiles and loads one group; null (the group stays as it was) when v1 cannot take it.
-std::shared_ptr<StaticIsland> Build(Extracted& e, const StaticIslandOptions& options, size_t num_nodes) {
+std::shared_ptr<StaticIsland> Build(ExtractedSubgraph& e, const StaticIslandOptions& options, size_t num_nodes) {
   StatusOr<std::vector<uint8_t>> bytes = options.compile(*e.model);
   if (!bytes.ok()) return nullptr;
   auto image = std::make_shared<std::vector<uint8_t>>(std::move(*bytes));
@@ -189,7 +139,7 @@ StatusOr<std::unique_ptr<StaticIslands>> FormStaticIslands(ir::Model& model, con
     if (members.size() < options.min_nodes) continue;
     if (!Convex(std::unordered_set<const ir::Node*>(members.begin(), members.end()))) continue;
     const int id = static_cast<int>(out->islands.size());
-    Extracted e = Extract(model, g, members, id);
+    ExtractedSubgraph e = ExtractSubgraph(model, g, members, g.name() + "_island" + std::to_string(id));
     std::shared_ptr<StaticIsland> island = Build(e, options, members.size());
     if (island == nullptr) continue;
     const std::string name = members.front()->name() + "/StaticIsland";
