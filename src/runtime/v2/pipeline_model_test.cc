@@ -110,15 +110,13 @@ TEST(PipelineModel, StagesOfSuccessiveRequestsOverlap) {
   for (int k = 0; k < 12; ++k) requests.push_back({Value(Random(512, rng))});
   std::vector<std::vector<Value>> out;
   ASSERT_TRUE((*p)->ExecuteBatch(requests, &out).ok());
-  // Stage 0 takes request k+1 as soon as it hands request k to stage 1: their runs overlap (time slices of one
-  // core still interleave them). Not a speed assertion: intervals only.
+  // Stage 0 takes request k+1 as soon as it hands request k to stage 1, without waiting for stage 1 to finish it
+  // (a pipeline, not one request at a time). Order only, no durations: robust on a loaded machine.
   const auto& iv = (*p)->last_batch_intervals();
   int overlapping = 0;
   for (size_t k = 0; k + 1 < requests.size(); ++k) {
-    const auto [s1_start, s1_end] = iv[1][k];
-    const auto [s0_start, s0_end] = iv[0][k + 1];
-    EXPECT_LE(iv[0][k].second, s1_start);  // a request's stages run in order
-    if (s0_start < s1_end && s1_start < s0_end) ++overlapping;
+    EXPECT_LE(iv[0][k].second, iv[1][k].first);  // a request's stages run in order
+    if (iv[0][k + 1].first < iv[1][k].second) ++overlapping;
   }
   EXPECT_GT(overlapping, 0);
 }
