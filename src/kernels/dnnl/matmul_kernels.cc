@@ -111,6 +111,16 @@ bool PlanRuntimeDims(const OpView& v, const MatMulPlan& p, RuntimeDims* rt) {
   return rt->m || rt->k || rt->n;
 }
 
+// User scratchpad and the fused activation as eltwise post-ops; false when oneDNN cannot express the activation.
+bool MatMulAttr(const MatMulPlan& p, dnnl::primitive_attr* attr) {
+  *attr = UserScratchpadAttr();
+  if (p.act.empty()) return true;
+  dnnl::post_ops ops;
+  if (!AppendEltwise(p.act, &ops)) return false;
+  attr->set_post_ops(ops);
+  return true;
+}
+
 // The plan's dims with the runtime ones marked.
 Dims WithRuntime(Dims d, bool m_or_k_row, bool col) {
   const size_t r = d.size();
@@ -140,12 +150,8 @@ KernelPtr PrepareRuntimeDimsMatMul(const OpView& v, const MatMulPlan& p, const R
   const dnnl::memory::desc bias_md = PlainDesc(p.bias);
   const dnnl::matmul::desc d =
       p.has_bias ? dnnl::matmul::desc(a_md, b_md, bias_md, y_md) : dnnl::matmul::desc(a_md, b_md, y_md);
-  dnnl::primitive_attr attr = UserScratchpadAttr();
-  if (!p.act.empty()) {
-    dnnl::post_ops ops;
-    if (!AppendEltwise(p.act, &ops)) return nullptr;
-    attr.set_post_ops(ops);
-  }
+  dnnl::primitive_attr attr;
+  if (!MatMulAttr(p, &attr)) return nullptr;
   const dnnl::matmul::primitive_desc pd = SelectImpl(dnnl::matmul::primitive_desc(d, attr, k->engine()), v.max_isa);
   if (IsReferenceImpl(pd.impl_info_str())) return nullptr;
   const int ra = static_cast<int>(p.rank_a), rb = static_cast<int>(p.rank_b);
@@ -191,12 +197,8 @@ KernelPtr PrepareMatMul(const OpView& v) {
   const dnnl::memory::desc bias_md = PlainDesc(p.bias);
   const dnnl::matmul::desc d =
       p.has_bias ? dnnl::matmul::desc(a_ct, b_md, bias_md, y_md) : dnnl::matmul::desc(a_ct, b_md, y_md);
-  dnnl::primitive_attr attr = UserScratchpadAttr();
-  if (!p.act.empty()) {
-    dnnl::post_ops ops;
-    if (!AppendEltwise(p.act, &ops)) return nullptr;
-    attr.set_post_ops(ops);
-  }
+  dnnl::primitive_attr attr;
+  if (!MatMulAttr(p, &attr)) return nullptr;
   const dnnl::matmul::primitive_desc pd = SelectImpl(dnnl::matmul::primitive_desc(d, attr, k->engine()), v.max_isa);
   std::vector<std::pair<int, dnnl::memory>> args = {
       {DNNL_ARG_SRC, InputAs(k.get(), 0, a_md, a_ct)},

@@ -49,48 +49,6 @@ struct Slots {
 
 inline Slots Read(const KernelBinding& b) { return {b.io.inputs[0], b.io.inputs[1], b.io.outputs[0]}; }
 
-template <typename T, typename Op>
-Status SameTask(void* args, rt::TaskContext& ctx) {
-  const auto& binding = *static_cast<const KernelBinding*>(args);
-  const BinaryKernel* k = &BoundKernel<BinaryKernel>(binding);
-  const Slots s = Read(binding);
-  const T* a = static_cast<const T*>(s.a);
-  const T* b = static_cast<const T*>(s.b);
-  T* y = static_cast<T*>(s.y);
-  ParallelRange(ctx, k->plan().numel, [=](size_t lo, size_t hi) {
-    for (size_t i = lo; i < hi; ++i) y[i] = Op()(a[i], b[i]);
-  });
-  return Status::Ok();
-}
-
-template <typename T, typename Op>
-Status ScalarATask(void* args, rt::TaskContext& ctx) {
-  const auto& binding = *static_cast<const KernelBinding*>(args);
-  const BinaryKernel* k = &BoundKernel<BinaryKernel>(binding);
-  const Slots s = Read(binding);
-  const T va = *static_cast<const T*>(s.a);
-  const T* b = static_cast<const T*>(s.b);
-  T* y = static_cast<T*>(s.y);
-  ParallelRange(ctx, k->plan().numel, [=](size_t lo, size_t hi) {
-    for (size_t i = lo; i < hi; ++i) y[i] = Op()(va, b[i]);
-  });
-  return Status::Ok();
-}
-
-template <typename T, typename Op>
-Status ScalarBTask(void* args, rt::TaskContext& ctx) {
-  const auto& binding = *static_cast<const KernelBinding*>(args);
-  const BinaryKernel* k = &BoundKernel<BinaryKernel>(binding);
-  const Slots s = Read(binding);
-  const T* a = static_cast<const T*>(s.a);
-  const T vb = *static_cast<const T*>(s.b);
-  T* y = static_cast<T*>(s.y);
-  ParallelRange(ctx, k->plan().numel, [=](size_t lo, size_t hi) {
-    for (size_t i = lo; i < hi; ++i) y[i] = Op()(a[i], vb);
-  });
-  return Status::Ok();
-}
-
 // Rows [r0, r1) of a kGeneral plan: one odometer step per row, one contiguous inner loop per row.
 template <typename T, typename Op>
 void GeneralRows(const BroadcastPlan& p, const T* a, const T* b, T* y, int64_t r0, int64_t r1) {
@@ -129,28 +87,43 @@ void GeneralRows(const BroadcastPlan& p, const T* a, const T* b, T* y, int64_t r
   }
 }
 
-template <typename T, typename Op>
-Status GeneralTask(void* args, rt::TaskContext& ctx) {
-  const auto& binding = *static_cast<const KernelBinding*>(args);
-  const BinaryKernel* k = &BoundKernel<BinaryKernel>(binding);
-  const Slots s = Read(binding);
-  const BroadcastPlan& p = k->plan();
+// The loop nest of plan p over slots s, for one plan kind.
+template <typename T, typename Op, BroadcastPlan::Kind kKind>
+void RunPlan(const BroadcastPlan& p, const Slots& s, rt::TaskContext& ctx) {
   const T* a = static_cast<const T*>(s.a);
   const T* b = static_cast<const T*>(s.b);
   T* y = static_cast<T*>(s.y);
-  if (p.numel >= kParallelMinElements && ctx.pool != nullptr) {
+  if constexpr (kKind == BroadcastPlan::Kind::kSame) {
+    ParallelRange(ctx, p.numel, [=](size_t lo, size_t hi) {
+      for (size_t i = lo; i < hi; ++i) y[i] = Op()(a[i], b[i]);
+    });
+  } else if constexpr (kKind == BroadcastPlan::Kind::kScalarA) {
+    ParallelRange(ctx, p.numel, [=, va = *a](size_t lo, size_t hi) {
+      for (size_t i = lo; i < hi; ++i) y[i] = Op()(va, b[i]);
+    });
+  } else if constexpr (kKind == BroadcastPlan::Kind::kScalarB) {
+    ParallelRange(ctx, p.numel, [=, vb = *b](size_t lo, size_t hi) {
+      for (size_t i = lo; i < hi; ++i) y[i] = Op()(a[i], vb);
+    });
+  } else if (p.numel >= kParallelMinElements && ctx.pool != nullptr) {
     const size_t grain = std::max<size_t>(1, kParallelGrain / static_cast<size_t>(p.inner));
     ctx.pool->ParallelFor(
         static_cast<size_t>(p.rows),
-        [&](size_t r0, size_t r1) {
-          GeneralRows<T, Op>(p, a, b, y, static_cast<int64_t>(r0), static_cast<int64_t>(r1));
-        },
+        [&](size_t r0, size_t r1) { GeneralRows<T, Op>(p, a, b, y, static_cast<int64_t>(r0), static_cast<int64_t>(r1)); },
         grain);
   } else {
     GeneralRows<T, Op>(p, a, b, y, 0, p.rows);
   }
+}
+
+// A kernel prepared for fixed dims: the plan of prepare, its kind chosen then.
+template <typename T, typename Op, BroadcastPlan::Kind kKind>
+Status PlannedTask(void* args, rt::TaskContext& ctx) {
+  const auto& binding = *static_cast<const KernelBinding*>(args);
+  RunPlan<T, Op, kKind>(BoundKernel<BinaryKernel>(binding).plan(), Read(binding), ctx);
   return Status::Ok();
 }
+
 
 // Shape-agnostic kernels: the binding's plan, re-planned when the dims of a run differ from the last run's.
 struct AgnosticState final : KernelState {
@@ -184,42 +157,21 @@ Status Replan(const BinaryKernel& k, const KernelIo& io, AgnosticState* st) {
 template <typename T, typename Op>
 Status AgnosticTask(void* args, rt::TaskContext& ctx) {
   const auto& binding = *static_cast<const KernelBinding*>(args);
-  const BinaryKernel& k = BoundKernel<BinaryKernel>(binding);
   auto* st = static_cast<AgnosticState*>(binding.state.get());
-  GE_RETURN_IF_ERROR(Replan(k, binding.io, st));
-  const BroadcastPlan& p = st->plan;
+  GE_RETURN_IF_ERROR(Replan(BoundKernel<BinaryKernel>(binding), binding.io, st));
   const Slots s = Read(binding);
-  const T* a = static_cast<const T*>(s.a);
-  const T* b = static_cast<const T*>(s.b);
-  T* y = static_cast<T*>(s.y);
-  switch (p.kind) {
+  switch (st->plan.kind) {
     case BroadcastPlan::Kind::kSame:
-      ParallelRange(ctx, p.numel, [=](size_t lo, size_t hi) {
-        for (size_t i = lo; i < hi; ++i) y[i] = Op()(a[i], b[i]);
-      });
+      RunPlan<T, Op, BroadcastPlan::Kind::kSame>(st->plan, s, ctx);
       break;
     case BroadcastPlan::Kind::kScalarA:
-      ParallelRange(ctx, p.numel, [=, va = *a](size_t lo, size_t hi) {
-        for (size_t i = lo; i < hi; ++i) y[i] = Op()(va, b[i]);
-      });
+      RunPlan<T, Op, BroadcastPlan::Kind::kScalarA>(st->plan, s, ctx);
       break;
     case BroadcastPlan::Kind::kScalarB:
-      ParallelRange(ctx, p.numel, [=, vb = *b](size_t lo, size_t hi) {
-        for (size_t i = lo; i < hi; ++i) y[i] = Op()(a[i], vb);
-      });
+      RunPlan<T, Op, BroadcastPlan::Kind::kScalarB>(st->plan, s, ctx);
       break;
     case BroadcastPlan::Kind::kGeneral:
-      if (p.numel >= kParallelMinElements && ctx.pool != nullptr) {
-        const size_t grain = std::max<size_t>(1, kParallelGrain / static_cast<size_t>(p.inner));
-        ctx.pool->ParallelFor(
-            static_cast<size_t>(p.rows),
-            [&](size_t r0, size_t r1) {
-              GeneralRows<T, Op>(p, a, b, y, static_cast<int64_t>(r0), static_cast<int64_t>(r1));
-            },
-            grain);
-      } else {
-        GeneralRows<T, Op>(p, a, b, y, 0, p.rows);
-      }
+      RunPlan<T, Op, BroadcastPlan::Kind::kGeneral>(st->plan, s, ctx);
       break;
   }
   return Status::Ok();
@@ -229,13 +181,13 @@ template <typename T, typename Op>
 rt::TaskFn TaskFor(BroadcastPlan::Kind kind) {
   switch (kind) {
     case BroadcastPlan::Kind::kSame:
-      return &SameTask<T, Op>;
+      return &PlannedTask<T, Op, BroadcastPlan::Kind::kSame>;
     case BroadcastPlan::Kind::kScalarA:
-      return &ScalarATask<T, Op>;
+      return &PlannedTask<T, Op, BroadcastPlan::Kind::kScalarA>;
     case BroadcastPlan::Kind::kScalarB:
-      return &ScalarBTask<T, Op>;
+      return &PlannedTask<T, Op, BroadcastPlan::Kind::kScalarB>;
     case BroadcastPlan::Kind::kGeneral:
-      return &GeneralTask<T, Op>;
+      return &PlannedTask<T, Op, BroadcastPlan::Kind::kGeneral>;
   }
   return nullptr;
 }
@@ -298,18 +250,12 @@ std::unique_ptr<PreparedKernel> PrepareBinary(const PrepareRequest& r) {
     rt::TaskFn fn = e.pick(a.dtype, plan->kind, &impl);
     if (fn == nullptr) return nullptr;
     auto k = std::make_unique<BinaryKernel>(fn, impl, *plan);
-    if (!r.varying_input_dims.empty()) {
+    if (HasVaryingDims(r)) {
       std::vector<std::vector<bool>> runtime = r.varying_input_dims;
       runtime.resize(2);
-      bool any = false;
-      for (const auto& dims : runtime) {
-        for (bool v : dims) any = any || v;
-      }
-      if (any) {
-        k->MakeShapeAgnostic(e.agnostic(a.dtype), std::move(runtime),
-                             {static_cast<size_t>(a.shape.rank()), static_cast<size_t>(b.shape.rank()),
-                              static_cast<size_t>(y.shape.rank())});
-      }
+      k->MakeShapeAgnostic(e.agnostic(a.dtype), std::move(runtime),
+                           {static_cast<size_t>(a.shape.rank()), static_cast<size_t>(b.shape.rank()),
+                            static_cast<size_t>(y.shape.rank())});
     }
     return k;
   }

@@ -77,16 +77,12 @@ std::unique_ptr<PreparedKernel> PrepareCopy(const PrepareRequest& r) {
   if (in.dtype != out.dtype || in.dtype == DataType::kString) return nullptr;
   const int64_t numel = NumElements(out.shape.dims());
   if (numel != NumElements(in.shape.dims())) return nullptr;
-  if (!r.varying_input_dims.empty() && !r.varying_input_dims[0].empty()) {
+  if (HasVaryingDims(r, 0)) {
     // Only input 0's bytes move; the dims that vary may be any of its own (the output's follow by inference).
     std::vector<std::vector<bool>> runtime(static_cast<size_t>(n.num_inputs()));
     runtime[0] = r.varying_input_dims[0];
-    bool any = false;
-    for (bool b : runtime[0]) any = any || b;
-    if (any) {
-      return std::make_unique<CopyKernel>(n.num_inputs(), n.num_outputs(), std::move(runtime), out.shape.rank(),
-                                          DataTypeSize(out.dtype));
-    }
+    return std::make_unique<CopyKernel>(n.num_inputs(), n.num_outputs(), std::move(runtime), out.shape.rank(),
+                                        DataTypeSize(out.dtype));
   }
   return std::make_unique<CopyKernel>(n.num_inputs(), n.num_outputs(),
                                       static_cast<size_t>(numel) * DataTypeSize(out.dtype));

@@ -49,4 +49,14 @@ Status ValidateRequest(const PrepareRequest& r) {
   return Status::Ok();
 }
 
+bool HasVaryingDims(const PrepareRequest& r, int input) {
+  for (size_t i = 0; i < r.varying_input_dims.size(); ++i) {
+    if (input >= 0 && static_cast<size_t>(input) != i) continue;
+    for (bool b : r.varying_input_dims[i]) {
+      if (b) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace ge::exec

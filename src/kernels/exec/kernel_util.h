@@ -30,6 +30,9 @@ Status ValidateRequest(const PrepareRequest& r);
 
 // Whether input / output i of the request's node is present (not an omitted optional one).
 bool InputPresent(const PrepareRequest& r, int i);
+// Whether the request marks any dim varying (PrepareRequest::varying_input_dims): of input `input`, or of any
+// input when `input` is -1.
+bool HasVaryingDims(const PrepareRequest& r, int input = -1);
 bool OutputPresent(const PrepareRequest& r, int i);
 // The constant value of input i, or nullptr.
 const Tensor* ConstInput(const PrepareRequest& r, int i);

@@ -63,10 +63,7 @@ StatusOr<std::unique_ptr<RefAdapter>> RefAdapter::Create(const PrepareRequest& r
   k->seed_ = request.seed;
   k->in_descs_ = request.input_descs;
   k->const_values_.resize(node.num_inputs());
-  bool agnostic = false;
-  for (const std::vector<bool>& dims : request.varying_input_dims) {
-    for (bool b : dims) agnostic = agnostic || b;
-  }
+  const bool agnostic = HasVaryingDims(request);
   for (int i = 0; i < node.num_inputs(); ++i) {
     k->in_present_.push_back(InputPresent(request, i));
     const bool value_varies = agnostic && static_cast<size_t>(i) < request.varying_values.size() &&

@@ -196,31 +196,22 @@ Status AgnosticTransposeTask(void* args, rt::TaskContext& ctx) {
   return RunGatherPlan<T>(st->plan, binding, ctx, k);
 }
 
-rt::TaskFn TaskForSize(size_t elem_size) {
-  switch (elem_size) {
-    case 1:
-      return &GatherTask<uint8_t>;
-    case 2:
-      return &GatherTask<uint16_t>;
-    case 4:
-      return &GatherTask<uint32_t>;
-    case 8:
-      return &GatherTask<uint64_t>;
-    default:
-      return nullptr;
-  }
+template <typename T>
+rt::TaskFn TaskOf(bool agnostic) {
+  return agnostic ? &AgnosticTransposeTask<T> : &GatherTask<T>;
 }
 
-rt::TaskFn AgnosticTransposeTaskForSize(size_t elem_size) {
+// The task moving elem_size-byte words: a fixed plan's, or the shape-agnostic Transpose's.
+rt::TaskFn TaskForSize(size_t elem_size, bool agnostic) {
   switch (elem_size) {
     case 1:
-      return &AgnosticTransposeTask<uint8_t>;
+      return TaskOf<uint8_t>(agnostic);
     case 2:
-      return &AgnosticTransposeTask<uint16_t>;
+      return TaskOf<uint16_t>(agnostic);
     case 4:
-      return &AgnosticTransposeTask<uint32_t>;
+      return TaskOf<uint32_t>(agnostic);
     case 8:
-      return &AgnosticTransposeTask<uint64_t>;
+      return TaskOf<uint64_t>(agnostic);
     default:
       return nullptr;
   }
@@ -282,7 +273,7 @@ GatherPlan BuildGatherPlan(const std::vector<GatherAxis>& axes, int64_t in_offse
 }
 
 GatherKernel::GatherKernel(const char* impl, const GatherPlan& plan, int num_inputs) : impl_(impl), plan_(plan) {
-  fn_ = TaskForSize(plan.elem_size);
+  fn_ = TaskForSize(plan.elem_size, /*agnostic=*/false);
   num_inputs_ = num_inputs;
   num_outputs_ = 1;
 }
@@ -290,7 +281,7 @@ GatherKernel::GatherKernel(const char* impl, const GatherPlan& plan, int num_inp
 void GatherKernel::MakeAgnosticTranspose(std::vector<int64_t> perm, std::vector<std::vector<bool>> runtime_input_dims) {
   perm_ = std::move(perm);
   runtime_input_dims_ = std::move(runtime_input_dims);
-  fn_ = AgnosticTransposeTaskForSize(plan_.elem_size);
+  fn_ = TaskForSize(plan_.elem_size, /*agnostic=*/true);
 }
 
 StatusOr<std::unique_ptr<KernelState>> GatherKernel::CreateState() const {
@@ -327,11 +318,7 @@ std::unique_ptr<PreparedKernel> PrepareTranspose(const PrepareRequest& r) {
   for (const GatherAxis& a : axes) out_dims.push_back(a.dim);
   if (out_dims != out.shape.dims()) return nullptr;
   auto k = std::make_unique<GatherKernel>("exec.transpose", BuildGatherPlan(axes, 0, elem_size), 1);
-  if (!r.varying_input_dims.empty() && !r.varying_input_dims[0].empty()) {
-    bool any = false;
-    for (bool b : r.varying_input_dims[0]) any = any || b;
-    if (any) k->MakeAgnosticTranspose(perm, {r.varying_input_dims[0]});
-  }
+  if (HasVaryingDims(r, 0)) k->MakeAgnosticTranspose(perm, {r.varying_input_dims[0]});
   return k;
 }
 

@@ -33,7 +33,6 @@ bool MatchesAgnostic(const ComputeNode& n, const PreparedEntry& e) {
 
 bool Matches(const ComputeNode& n, const PreparedEntry& e) {
   const ComputeNode::Run& r = n.run;
-  if (!e.in_varying.empty()) return MatchesAgnostic(n, e);
   for (size_t i = 0; i < n.in.size(); ++i) {
     if (n.in[i] != nullptr && n.in[i]->t.shape != e.in_shapes[i]) return false;
   }
