@@ -52,7 +52,7 @@ StatusOr<std::unique_ptr<ir::Model>> LoadModel(const std::string& path) {
 int CompileCommand(int argc, char** argv) {
   auto flags_or = ParseFlags(argc, argv, 2,
                              {"model", "output", "input_shape", "precision_mode", "external_weight", "threads",
-                              "option", "json", "dump_graph", "target", "tune", "embed_external_data"});
+                              "option", "json", "dump_graph", "target", "tune", "embed_external_data", "runtime"});
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
   const std::string model_path = flags.Get("model");
@@ -72,6 +72,12 @@ int CompileCommand(int argc, char** argv) {
   options.threads = static_cast<int>(*threads);
   options.target = flags.Get("target", "native");
   options.tune = flags.GetBool("tune");
+  // --runtime=v2: a lowered .om for runtime v2 even when every shape is known (default: v1 when it can).
+  const std::string runtime = flags.Get("runtime", "auto");
+  if (runtime != "auto" && runtime != "v1" && runtime != "v2") {
+    return Fail(InvalidArgument("--runtime must be auto, v1 or v2, got '" + runtime + "'"));
+  }
+  options.force_dynamic = runtime == "v2";
   // ONNX external data stays in its file (FileConstant nodes read it there) unless asked to copy it.
   options.embed_external_data = flags.GetBool("embed_external_data");
   if (flags.Has("input_shape")) {
@@ -93,6 +99,11 @@ int CompileCommand(int argc, char** argv) {
   if (!model.ok()) return Fail(model.status());
   compiler::CompileReport report;
   Status s = compiler::CompileToOmFile(**model, options, out_path, &report);
+  if (s.ok() && runtime == "v1" && !report.dynamic_reason.empty()) {
+    std::remove(out_path.c_str());
+    s = FailedPrecondition("--runtime=v1: the model runs only on runtime v2 (" + report.dynamic_reason +
+                           "); fix its shapes with --input_shape");
+  }
   if (flags.Has("dump_graph")) {  // the optimized graph in the IR text form, written even when the build failed
     FILE* f = std::fopen(flags.Get("dump_graph").c_str(), "w");
     if (f != nullptr) {

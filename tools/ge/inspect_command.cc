@@ -200,6 +200,13 @@ int InspectCommand(int argc, char** argv) {
     auto m = om::ReadIrOm(reader);
     if (!m.ok()) return Fail(m.status());
     r.Add("nodes", static_cast<uint64_t>((*m)->graph->num_nodes()));
+    std::map<std::string, int> ops, engines;  // top-level graph: op types, and the engine assigned to each node
+    for (const ir::Node* n : (*m)->graph->nodes()) {
+      ++ops[n->op_type()];
+      ++engines[n->engine().empty() ? "(none)" : n->engine()];
+    }
+    r.Add("ops", CountsJson(ops));
+    r.Add("engines", CountsJson(engines));
     // Runtime v2 lowers the IR at load (along the EXECUTE_PLAN of a lowered .om); lowering here the same way (no
     // Init, no execution) shows the three graphs' sizes and checks the plan.
     std::unique_ptr<runtime::v2::ExecutePlan> plan;

@@ -121,6 +121,7 @@ class V2Runner final : public ModelRunner {
     o.seed = options.seed;
     o.device = r->device_.get();
     o.pool = options.threads > 1 ? &r->device_->thread_pool() : nullptr;
+    o.profile = options.profile;
     GE_RETURN_IF_ERROR(o.ApplyGeOptions(options.ge_options));
     r->threads_ = options.threads;
     if (options.pipeline_stages > 0) {
@@ -150,6 +151,14 @@ class V2Runner final : public ModelRunner {
     return ModelRunner::RunBatch(requests, outputs);
   }
   size_t pipeline_stages() const override { return pipeline_ != nullptr ? pipeline_->stages().size() : 0; }
+  std::vector<KernelProfile> Profile() const override {
+    std::vector<KernelProfile> out;
+    if (model_ == nullptr) return out;
+    for (const runtime::v2::ModelV2::NodeProfile& p : model_->Profile()) {
+      out.push_back(KernelProfile{p.kernel, p.op_type, p.impl, p.seconds, p.runs});
+    }
+    return out;
+  }
   std::string MemoryJson() const override {
     if (model_ == nullptr) return "";
     const runtime::v2::ModelV2::MemoryStats m = model_->memory_stats();

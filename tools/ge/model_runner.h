@@ -32,7 +32,7 @@ class ModelRunner {
   virtual std::string target() const { return ""; }
   // Figures about run-time memory for `ge run --json` ("memory": {...}), as JSON members; "" when none.
   virtual std::string MemoryJson() const { return ""; }
-  // Kernel time per node since load, when opened with OpenOptions::profile (sink runtime); empty otherwise.
+  // Kernel time per node since load, when opened with OpenOptions::profile (sink runtime, runtime v2); empty otherwise.
   virtual std::vector<KernelProfile> Profile() const { return {}; }
   virtual const std::vector<ModelIo>& inputs() const = 0;
   virtual const std::vector<ModelIo>& outputs() const = 0;
@@ -51,7 +51,7 @@ class ModelRunner {
 struct OpenOptions {
   int threads = 1;  // intra-op threads of the sink runtime's device
   uint64_t seed = 0;
-  bool profile = false;  // time every kernel (sink runtime only): see ModelRunner::Profile
+  bool profile = false;  // time every kernel (sink runtime, runtime v2): see ModelRunner::Profile
   bool interpreter = false;  // IR .om models on the reference interpreter instead of runtime v2
   std::map<std::string, std::string> ge_options;  // runtime options, e.g. ge.exec.v2Executor
   // IR .om models: run on runtime v2's pipeline of this many partitioned stages (pipeline_model.h); 0: one ModelV2.

@@ -155,7 +155,7 @@ int Fail(const Status& s) {
 // `--profile`: kernel time per run on stderr, by op and implementation, then the slowest nodes.
 void PrintProfile(const std::vector<KernelProfile>& profile) {
   if (profile.empty()) {
-    std::fprintf(stderr, "ge run: --profile: no kernel timings (only the sink runtime profiles)\n");
+    std::fprintf(stderr, "ge run: --profile: no kernel timings (the interpreter and the pipeline do not profile)\n");
     return;
   }
   double total = 0;

@@ -4,32 +4,17 @@
 #include <algorithm>
 
 #include "compiler/planning/model_builder.h"
+#include "ops/inplace.h"
 #include "ops/op_id.h"
 
 namespace ge::compiler {
 
 namespace {
 
+using ops::IsDataView;
+using ops::IsInplaceBinary;
+using ops::IsInplaceUnary;
 using ops::OpId;
-
-bool IsInplaceUnary(OpId op) {
-  switch (op) {
-    case OpId::kRelu: case OpId::kNeg: case OpId::kAbs: case OpId::kSigmoid: case OpId::kTanh: case OpId::kExp:
-    case OpId::kLog: case OpId::kSqrt: case OpId::kReciprocal: case OpId::kFloor: case OpId::kCeil:
-    case OpId::kRound: case OpId::kSign: case OpId::kErf: case OpId::kSoftplus: case OpId::kLeakyRelu:
-    case OpId::kElu: case OpId::kSelu: case OpId::kHardSigmoid: case OpId::kHardSwish: case OpId::kClip:
-      return true;
-    default: return false;
-  }
-}
-
-bool IsInplaceBinary(OpId op) {
-  switch (op) {
-    case OpId::kAdd: case OpId::kSub: case OpId::kMul: case OpId::kDiv: case OpId::kMax: case OpId::kMin:
-      return true;
-    default: return false;
-  }
-}
 
 bool SameTensor(const TensorDesc& a, const TensorDesc& b) {
   return a.kind == ValueKind::kTensor && b.kind == ValueKind::kTensor && a.dtype == b.dtype && a.format == b.format &&
@@ -38,16 +23,6 @@ bool SameTensor(const TensorDesc& a, const TensorDesc& b) {
 
 // vc[node][s]: the highest position in stream s's list that happens before or is |node| (-1: none).
 using Clock = std::vector<int64_t>;
-
-// Ops whose output is their input's bytes under other dims: the output may be the input's buffer.
-bool IsDataView(OpId op) {
-  switch (op) {
-    case OpId::kIdentity: case OpId::kReshape: case OpId::kFlatten: case OpId::kSqueeze: case OpId::kUnsqueeze:
-    case OpId::kDropout:
-      return true;
-    default: return false;
-  }
-}
 
 bool SameBytes(const TensorDesc& a, const TensorDesc& b) {
   return a.kind == ValueKind::kTensor && b.kind == ValueKind::kTensor && a.dtype == b.dtype &&

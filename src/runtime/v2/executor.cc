@@ -1,5 +1,6 @@
 #include "runtime/v2/executor.h"
 
+#include <chrono>
 #include <vector>
 
 #include "runtime/v2/exec_plan.h"
@@ -62,7 +63,44 @@ class SequentialExecutor final : public Executor {
   std::vector<Flat> nodes_;
 };
 
+class ProfilingExecutor final : public Executor {
+ public:
+  ProfilingExecutor(ExecuteGraph* graph, ExecutionState* exec, NodeTimes* times)
+      : graph_(graph), exec_(exec), times_(times) {
+    graph_->Bind(exec_);
+    times_->nanoseconds.assign(graph_->num_nodes(), 0);
+    times_->runs.assign(graph_->num_nodes(), 0);
+  }
+
+  Status Run() override {
+    using Clock = std::chrono::steady_clock;
+    const std::atomic<bool>* stop = exec_->stop;
+    for (uint32_t i = 0; i < graph_->num_nodes(); ++i) {
+      if (stop != nullptr && stop->load(std::memory_order_relaxed)) {
+        return Aborted("execution stopped before node '" + graph_->node(i).name + "'");
+      }
+      ExecNode& n = graph_->node(i);
+      const Clock::time_point t0 = Clock::now();
+      const KernelStatus st = n.fn(&n.ctx);
+      times_->nanoseconds[i] +=
+          static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+      ++times_->runs[i];
+      if (st != kStatusSuccess) return FailedNodeStatus(*graph_, exec_, i);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  ExecuteGraph* graph_;
+  ExecutionState* exec_;
+  NodeTimes* times_;
+};
+
 }  // namespace
+
+std::unique_ptr<Executor> CreateProfilingExecutor(ExecuteGraph* graph, ExecutionState* exec, NodeTimes* times) {
+  return std::make_unique<ProfilingExecutor>(graph, exec, times);
+}
 
 StatusOr<ExecutorKind> ParseExecutorKind(const std::string& name) {
   if (name == "sequential") return ExecutorKind::kSequential;

@@ -1,8 +1,10 @@
 // Executors of an ExecuteGraph (seed 002 §4.4; ge_facts.md §8 "Executors"). Each runs the graph's nodes once per
 // Run and stops at the first non-zero status, returning the error the kernel recorded (ExecutionState).
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "runtime/v2/execute_graph.h"
@@ -25,5 +27,15 @@ class Executor {
 // running launch kernels, the caller included; memory kernels get one worker of their own (multi_thread_executor.h).
 StatusOr<std::unique_ptr<Executor>> CreateExecutor(ExecutorKind kind, ExecuteGraph* graph, ExecutionState* exec,
                                                    int threads = 2);
+
+// Per node of an ExecuteGraph (by index): wall time spent in its kernel and the runs counted, since creation.
+struct NodeTimes {
+  std::vector<uint64_t> nanoseconds, runs;
+};
+
+// The sequential executor timing every kernel into |times| (resized to the graph's nodes; outlives the executor):
+// `ge run --profile` on runtime v2. Two clock reads per node (~40 ns), so it is a separate executor: the plain one
+// stays a bare loop.
+std::unique_ptr<Executor> CreateProfilingExecutor(ExecuteGraph* graph, ExecutionState* exec, NodeTimes* times);
 
 }  // namespace ge::runtime::v2

@@ -32,6 +32,9 @@ class ExecutionState {
   AllocatorFront* front = nullptr;
   const std::atomic<bool>* stop = nullptr;  // set: stop between nodes (abort)
   rt::IntraOpPool* pool = nullptr;         // intra-op threads for Launch kernels; null: each runs serially
+  // Outputs that took over a dying input's block (fused Compute kernels, single-thread executors only): for
+  // statistics and tests.
+  uint64_t inplace_takes = 0;
   // Records the first error (thread-safe: multi-thread executors run kernels concurrently); returns kStatusFailed.
   KernelStatus SetError(Status s) {
     std::lock_guard<std::mutex> lk(mu_);

@@ -186,8 +186,12 @@ Status ModelV2::Init(const ModelV2Options& options) {
     if (!s.ok()) return s.WithContext("model '" + name_ + "': Init");
   }
   lowered_->init.reset();  // run once, then dropped
-  GE_ASSIGN_OR_RETURN(main_executor_, CreateExecutor(options.executor, lowered_->main.graph.get(), &lowered_->state,
-                                                     options.executor_threads));
+  if (options.profile) {
+    main_executor_ = CreateProfilingExecutor(lowered_->main.graph.get(), &lowered_->state, &node_times_);
+  } else {
+    GE_ASSIGN_OR_RETURN(main_executor_, CreateExecutor(options.executor, lowered_->main.graph.get(),
+                                                       &lowered_->state, options.executor_threads));
+  }
   ranges_ = owned_model_->input_ranges;
   for (const auto& [input, r] : options.input_ranges) ranges_[input] = r;
   for (const ir::Value* v : lowered_->main.ir_inputs) {
@@ -257,6 +261,37 @@ uint64_t ModelV2::kernels_prepared() const {
     if (node.fn == ComputeKernel) n += static_cast<const ComputeRecord*>(node.ctx.node_data)->node->run.prepares;
   }
   return n;
+}
+
+std::vector<ModelV2::NodeProfile> ModelV2::Profile() const {
+  std::vector<NodeProfile> out;
+  if (lowered_ == nullptr || lowered_->main.graph == nullptr || node_times_.runs.empty()) return out;
+  const ExecuteGraph& g = *lowered_->main.graph;
+  for (size_t i = 0; i < g.num_nodes() && i < node_times_.runs.size(); ++i) {
+    const ExecNode& node = g.node(static_cast<uint32_t>(i));
+    NodeProfile p;
+    p.kernel = node.name;
+    p.seconds = static_cast<double>(node_times_.nanoseconds[i]) * 1e-9;
+    p.runs = node_times_.runs[i];
+    const ComputeNode* c = nullptr;
+    if (node.fn == ComputeKernel) c = static_cast<const ComputeRecord*>(node.ctx.node_data)->node;
+    if (node.fn == LaunchKernel) c = static_cast<const ComputeNode*>(node.ctx.node_data);
+    if (c != nullptr && c->node != nullptr) {
+      const PreparedEntry* e = c->run.current;
+      p.op_type = c->node->op_type();
+      p.impl = c->memo ? "shape-derived" : e != nullptr && e->kernel != nullptr ? e->kernel->impl_name() : "ref";
+    } else if (node.fn == RefKernel) {
+      const RefNode& r = *static_cast<const RefNode*>(node.ctx.node_data);
+      p.op_type = r.node != nullptr ? r.node->op_type() : "";
+      p.impl = "ref";
+    } else {
+      const size_t slash = node.name.rfind('/');
+      p.op_type = slash == std::string::npos ? node.name : node.name.substr(slash + 1);
+      p.impl = "runtime";
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
 }
 
 uint64_t ModelV2::memo_skips() const {

@@ -52,6 +52,8 @@ struct ModelV2Options {
   // compiler: the owner supplies compiler::CompileToOm here; null: no islands.
   StaticIslandCompiler compile_static_island;
   size_t static_island_min_nodes = 8;  // ge.exec.v2StaticIslandMinNodes; 0: no islands
+  // Time every Main kernel (`ge run --profile`; the sequential order, two clock reads per node): see Profile().
+  bool profile = false;
 
   // Applies GE option keys this runtime reads (ge.exec.v2Executor, ge.exec.v2KernelCacheCapacity: prepared kernels
   // kept per node, ge.exec.staticMemoryPolicy, ge.exec.v2StaticIslandMinNodes); others are ignored.
@@ -85,6 +87,8 @@ class ModelV2 final : public ExecutableModel {
   uint64_t kernels_prepared() const;
   // Runs in which a shape-derived node was skipped, summed over nodes (for tests and statistics).
   uint64_t memo_skips() const;
+  // Outputs that took over the block of an input dying at their node (in place), since load.
+  uint64_t inplace_takes() const { return lowered_ != nullptr ? lowered_->state.inplace_takes : 0; }
   // Run-time memory (between runs: nothing is in use but what runs keep): the caching allocator's figures, the
   // bytes its single-thread front holds, and the kernels the per-node caches hold. All zero where the model has no
   // device (plain host memory).
@@ -93,6 +97,15 @@ class ModelV2 final : public ExecutableModel {
     size_t cached_kernels = 0;
   };
   MemoryStats memory_stats() const;
+  // With ModelV2Options::profile: per Main kernel, in execution order, the time spent in it since load. op_type and
+  // impl are those of the IR node it runs (impl: its current prepared kernel's implementation, "ref" for the
+  // reference kernel); empty without profile.
+  struct NodeProfile {
+    std::string kernel, op_type, impl;
+    double seconds = 0;
+    uint64_t runs = 0;
+  };
+  std::vector<NodeProfile> Profile() const;
   // Every input and output a tensor of known dims (the ExecutableModel interface then applies); else why not.
   const std::string& dynamic_io_reason() const { return dynamic_reason_; }
 
@@ -125,6 +138,7 @@ class ModelV2 final : public ExecutableModel {
   std::unique_ptr<ExecutePlan> plan_;  // a kLowered .om's EXECUTE_PLAN; null: lowering decides
   std::unique_ptr<LoweredModel> lowered_;
   std::unique_ptr<Executor> main_executor_;
+  NodeTimes node_times_;  // ModelV2Options::profile
   std::string name_;
   std::map<std::string, std::vector<DimRange>> ranges_;
   std::vector<const std::vector<DimRange>*> input_ranges_;  // per input, or null

@@ -194,6 +194,37 @@ graph g(%x: float32[?,4]) {
   EXPECT_EQ(p.v2->memo_skips(), skips + 4);
 }
 
+TEST(ModelV2, ShapeDerivedMatricesAreMemoizedToo) {
+  // A causal mask as exporters write it: Range over the length, Unsqueezes, a comparison of rank 2; then Where
+  // over the data (not shape-derived: runs every time).
+  Pair p = Load(R"(opset "" 17
+graph g(%x: float32[?,?]) {
+  sh: %sh: int64[2] = Shape(%x)
+  const %one_idx: int64[1] = [1]
+  g1: %n: int64[1] = Gather(%sh, %one_idx) {axis = 0}
+  sq: %ns: int64[] = Squeeze(%n)
+  const %s0: int64[] = [0]
+  const %s1: int64[] = [1]
+  r: %idx: int64[?] = Range(%s0, %ns, %s1)
+  const %a0: int64[1] = [0]
+  const %a1: int64[1] = [1]
+  u0: %row: int64[1,?] = Unsqueeze(%idx, %a0)
+  u1: %col: int64[?,1] = Unsqueeze(%idx, %a1)
+  gt: %mask: bool[?,?] = Greater(%row, %col)
+  const %neg: float32[] = [-1000]
+  w: %y = Where(%mask, %neg, %x)
+  return %y
+})");
+  ASSERT_NE(p.v2, nullptr);
+  EXPECT_EQ(p.v2->stats().memo_nodes, 7u);  // Shape, Gather, Squeeze, Range, both Unsqueezes, Greater
+  std::mt19937_64 rng(3);
+  ExpectMatchesOracle(p, {Value(RandomTensor(DataType::kFloat, {5, 5}, rng))});
+  const uint64_t skips = p.v2->memo_skips();
+  ExpectMatchesOracle(p, {Value(RandomTensor(DataType::kFloat, {5, 5}, rng))});
+  EXPECT_EQ(p.v2->memo_skips(), skips + 7);
+  for (int64_t n : {1, 7, 7, 2}) ExpectMatchesOracle(p, {Value(RandomTensor(DataType::kFloat, {n, n}, rng))});
+}
+
 TEST(ModelV2, DataDependentShapes) {
   Pair p = Load(R"(opset "" 17
 graph g(%x: float32[?]) {

@@ -3,9 +3,60 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ops/inplace.h"
 #include "runtime/v2/kernels/node_data.h"
 
 namespace ge::runtime::v2 {
+namespace {
+
+// The input whose block output 0 may take over (ComputeRecord::inplace_in), or -1: the op writes its output
+// element by element over that input (or is a view of it), the value dies at this node, lives in allocator memory
+// (not a constant, caller's input or persistent value) and has output 0's dtype and layout. Dims are checked per run
+// (equal byte counts).
+int InplaceInput(const ComputeNode& n) {
+  if (n.memo || n.node == nullptr || n.out.empty() || n.out[0] == nullptr || n.out[0]->boxed_kind ||
+      n.out[0]->persistent || n.node->num_outputs() < 1 || n.node->output(0) == nullptr) {
+    return -1;
+  }
+  const ops::OpId op = ops::OpIdOf(*n.node);
+  const bool view = (ops::IsDataView(op) || op == ops::OpId::kTranspose) && n.out.size() == 1;
+  int first = 0, last = -1;
+  if (ops::IsInplaceUnary(op) || view) last = 0;
+  if (ops::IsInplaceBinary(op) && n.in.size() == 2) last = 1;
+  const TensorDesc& out = n.node->output(0)->desc();
+  for (int i = first; i <= last && i < static_cast<int>(n.in.size()); ++i) {
+    const ValueSlot* s = n.in[i];
+    if (s == nullptr || s->boxed_kind || s->persistent || s->constant || n.node->input(i) == nullptr) continue;
+    if (std::find(n.free_after.begin(), n.free_after.end(), s) == n.free_after.end()) continue;
+    const TensorDesc& in = n.node->input(i)->desc();
+    if (in.dtype != out.dtype || n.in_format[i] != n.out_format[0]) continue;
+    if (view && IsNonPlainLayout(n.in_format[i])) continue;
+    return i;
+  }
+  return -1;
+}
+
+// Whether Transpose |n| at its inputs' current shapes only moves dims of size 1 (its output is its input's bytes).
+bool TransposeMovesUnitDimsOnly(const ComputeNode& n) {
+  const ValueSlot* in = n.in.empty() ? nullptr : n.in[0];
+  if (in == nullptr) return false;
+  const int rank = in->t.shape.rank;
+  std::vector<int64_t> perm = n.node->attrs().GetInts("perm", {});
+  if (perm.empty()) {
+    for (int d = rank - 1; d >= 0; --d) perm.push_back(d);
+  }
+  if (static_cast<int>(perm.size()) != rank) return false;
+  int64_t last = -1;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank) return false;
+    if (in->t.shape.dims[p] == 1) continue;
+    if (p < last) return false;
+    last = p;
+  }
+  return true;
+}
+
+}  // namespace
 
 ComputeRecord* ComputeRecords::Add(const ComputeNode& node) {
   const size_t bytes = ComputeRecord::Bytes(node.in.size(), node.out.size(), node.free_after.size());
@@ -25,6 +76,14 @@ ComputeRecord* ComputeRecords::Add(const ComputeNode& node) {
   r->num_out = static_cast<uint16_t>(node.out.size());
   r->num_free = static_cast<uint16_t>(node.free_after.size());
   r->memo = node.memo ? 1 : 0;
+  r->inplace_in = static_cast<int8_t>(InplaceInput(node));
+  if (r->inplace_in >= 0) {
+    const ops::OpId op = ops::OpIdOf(*node.node);
+    r->inplace_kind = ops::IsDataView(op)          ? ComputeRecord::kDataView
+                      : op == ops::OpId::kTranspose ? ComputeRecord::kTransposeView
+                                                    : ComputeRecord::kElementwise;
+    r->view = r->inplace_kind == ComputeRecord::kDataView ? 1 : 0;
+  }
   std::copy(node.in.begin(), node.in.end(), r->in());
   std::copy(node.out.begin(), node.out.end(), r->out());
   std::copy(node.free_after.begin(), node.free_after.end(), r->frees());
@@ -50,6 +109,7 @@ void SyncRecord(ComputeRecord* r) {
   // The slow path has just inferred for (or confirmed) the inputs' current descs.
   for (size_t i = 0; i < r->num_in; ++i) r->in_versions()[i] = r->in()[i] != nullptr ? r->in()[i]->t.version : 0;
   std::copy(run.out_bytes.begin(), run.out_bytes.end(), r->out_bytes());
+  if (r->inplace_kind == ComputeRecord::kTransposeView) r->view = TransposeMovesUnitDimsOnly(n) ? 1 : 0;
 }
 
 }  // namespace ge::runtime::v2

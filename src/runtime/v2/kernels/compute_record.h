@@ -33,6 +33,13 @@ struct ComputeRecord {
   uint16_t num_in = 0, num_out = 0, num_free = 0;
   // Shape-derived node (ComputeNode::memo): skipped while its inputs' descs and value generations repeat.
   uint8_t memo = 0;
+  // In place (ops/inplace.h): output 0 takes over the block of input `inplace_in` when that value dies here and
+  // has output 0's byte count (-1: never). kTransposeView: only while the current shapes make the Transpose move
+  // unit dims only (`view`, set by SyncRecord). A view that took its input's block runs nothing.
+  enum InplaceKind : uint8_t { kElementwise = 0, kDataView = 1, kTransposeView = 2 };
+  int8_t inplace_in = -1;
+  uint8_t inplace_kind = kElementwise;
+  uint8_t view = 0;  // output 0 is input 0's bytes at the current shapes
 
   ValueSlot** slots() { return reinterpret_cast<ValueSlot**>(this + 1); }
   ValueSlot** in() { return slots(); }

@@ -357,10 +357,26 @@ KernelStatus ComputeBody(KernelContext* c, ComputeRecord* rec) {
   AllocatorFront* front = c->exec->front;
   ValueSlot** out = rec->out();
   const size_t* out_bytes = rec->out_bytes();
+  bool took_input = false;
   for (size_t i = 0; i < rec->num_out; ++i) {
     ValueSlot* s = out[i];
     if (s == nullptr) continue;
     if (s->t.block != nullptr || s->kept) ReleaseSlot(s, a, front);
+    if (i == 0 && rec->inplace_in >= 0 && (rec->view || rec->inplace_kind != ComputeRecord::kTransposeView)) {
+      // The dying input's block becomes the output's; its data pointer stays set for the kernel's read, and the
+      // free below finds no block to free.
+      ValueSlot* src = in[rec->inplace_in];
+      if (src->t.block != nullptr && !src->kept && src->t.bytes == out_bytes[0]) {
+        s->t.block = src->t.block;
+        s->t.data = src->t.data;
+        s->t.bytes = out_bytes[0];
+        src->t.block = nullptr;
+        rec->io_out[0] = s->t.data;
+        took_input = true;
+        ++c->exec->inplace_takes;
+        continue;
+      }
+    }
     MemBlock* block = front != nullptr ? front->TryTake(out_bytes[i]) : nullptr;
     if (block == nullptr) {
       StatusOr<MemBlock*> b = a->Malloc(out_bytes[i]);
@@ -373,10 +389,12 @@ KernelStatus ComputeBody(KernelContext* c, ComputeRecord* rec) {
     rec->io_out[i] = s->t.data;
   }
   for (size_t i = 0; i < rec->num_in; ++i) rec->io_in[i] = in[i] != nullptr ? in[i]->t.data : nullptr;
-  rt::TaskContext tc;
-  tc.pool = c->exec->pool;
-  Status st = rec->fn(rec->binding, tc);
-  if (!st.ok()) return c->exec->SetError(std::move(st));
+  if (!(took_input && rec->view)) {  // a view that took its input's block has its bytes already
+    rt::TaskContext tc;
+    tc.pool = c->exec->pool;
+    Status st = rec->fn(rec->binding, tc);
+    if (!st.ok()) return c->exec->SetError(std::move(st));
+  }
   ValueSlot** frees = rec->frees();
   for (size_t i = 0; i < rec->num_free; ++i) ReleaseSlot(frees[i], a, front);
   return kStatusSuccess;
