@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+"""`ge compile --runtime=auto|v1|v2`: a static model compiled with --runtime=v2 is a lowered .om that runtime v2
+runs with the same outputs as the compiled one; --runtime=v1 refuses a model with a symbolic dim, naming why and the
+fix; a bad value is a clear error. `ge run --profile` on runtime v2 reports every Main kernel, and `ge inspect`
+counts an IR .om's ops and engines.
+usage: check_runtime_choice.py GE_BINARY WORKDIR"""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+ge, work = sys.argv[1], sys.argv[2]
+os.makedirs(work, exist_ok=True)
+failures = []
+
+
+def model(batch):
+    rng = np.random.default_rng(3)
+    w = numpy_helper.from_array(rng.standard_normal((8, 4)).astype(np.float32), "w")
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["m"], name="mm"),
+             helper.make_node("Relu", ["m"], ["r"], name="relu"),
+             helper.make_node("Neg", ["r"], ["y"], name="neg")]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [batch, 8])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [batch, 4])], [w])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    return m
+
+
+def ge_cmd(args):
+    return subprocess.run([ge] + args, capture_output=True, text=True, errors="replace", timeout=120)
+
+
+static_onnx, dyn_onnx = os.path.join(work, "static.onnx"), os.path.join(work, "dyn.onnx")
+onnx.save(model(3), static_onnx)
+onnx.save(model("n"), dyn_onnx)
+x = np.linspace(-1, 1, 24, dtype=np.float32).reshape(3, 8)
+np.save(os.path.join(work, "x.npy"), x)
+
+outs = {}
+for runtime, want_type in [("auto", "compiled"), ("v1", "compiled"), ("v2", "lowered")]:
+    om = os.path.join(work, f"static_{runtime}.om")
+    r = ge_cmd(["compile", f"--model={static_onnx}", f"--output={om}", f"--runtime={runtime}"])
+    if r.returncode != 0:
+        failures.append(f"--runtime={runtime}: rc {r.returncode}: {(r.stdout + r.stderr)[-300:]}")
+        continue
+    info = json.loads(ge_cmd(["inspect", om, "--json"]).stdout)
+    if info.get("model_type") != want_type:
+        failures.append(f"--runtime={runtime}: model_type {info.get('model_type')}, want {want_type}")
+    out_dir = os.path.join(work, f"out_{runtime}")
+    r = ge_cmd(["run", f"--model={om}", f"--input={work}/x.npy", f"--output_dir={out_dir}"])
+    if r.returncode != 0:
+        failures.append(f"run --runtime={runtime} model: rc {r.returncode}: {(r.stdout + r.stderr)[-300:]}")
+        continue
+    outs[runtime] = np.load(os.path.join(out_dir, "y.npy"))
+    print(f"ok   --runtime={runtime}: {want_type} .om runs")
+want = -np.maximum(x @ numpy_helper.to_array(model(3).graph.initializer[0]), 0)
+for runtime, y in outs.items():
+    if not np.allclose(y, want, rtol=1e-5, atol=1e-5):
+        failures.append(f"--runtime={runtime}: outputs differ from numpy by {np.abs(y - want).max()}")
+
+info = json.loads(ge_cmd(["inspect", os.path.join(work, "static_v2.om"), "--json"]).stdout or "{}")
+# (the Relu is fused into the MatMul)
+if info.get("ops") != {"FusedMatMul": 1, "Neg": 1} or sum(info.get("engines", {}).values()) != 2:
+    failures.append(f"inspect of the lowered .om: ops {info.get('ops')}, engines {info.get('engines')}")
+else:
+    print(f"ok   inspect: ops {info['ops']}, engines {info['engines']}")
+
+r = ge_cmd(["compile", f"--model={dyn_onnx}", f"--output={work}/dyn_v1.om", "--runtime=v1"])
+msg = (r.stdout + r.stderr).strip()
+if r.returncode <= 0 or "runtime v2" not in msg or "--input_shape" not in msg or os.path.exists(f"{work}/dyn_v1.om"):
+    failures.append(f"--runtime=v1 on a symbolic dim: want a refusal naming runtime v2 and --input_shape, no .om: "
+                    f"rc {r.returncode}: {msg[-300:]}")
+else:
+    print(f"ok   --runtime=v1 refused: {msg.splitlines()[-1][:150]}")
+r = ge_cmd(["compile", f"--model={static_onnx}", f"--output={work}/bad.om", "--runtime=v3"])
+msg = (r.stdout + r.stderr).strip()
+if r.returncode <= 0 or "--runtime must be" not in msg:
+    failures.append(f"--runtime=v3: want a clean error: rc {r.returncode}: {msg[-300:]}")
+
+r = ge_cmd(["compile", f"--model={dyn_onnx}", f"--output={work}/dyn.om"])
+r = ge_cmd(["run", f"--model={work}/dyn.om", f"--input={work}/x.npy", "--loop=5", "--profile"])
+lines = r.stderr.splitlines()
+if r.returncode != 0 or not any(l.startswith("kernel time per run") and "over 2 kernels" in l for l in lines) or \
+        not any("FusedMatMul" in l for l in lines) or not any("Neg" in l for l in lines):
+    failures.append(f"run --profile on runtime v2: rc {r.returncode}: {r.stderr[-500:]}")
+else:
+    print("ok   --profile on runtime v2: " + next(l for l in lines if l.startswith("kernel time per run")))
+
+for f in failures:
+    print("FAIL", f)
+sys.exit(1 if failures else 0)
