@@ -28,6 +28,7 @@
 
 #include "ge/api.h"
 #include "ge/status.h"
+#include "ge/tensor.h"
 #include "ge/types.h"
 
 namespace ge {
@@ -36,12 +37,13 @@ namespace runtime {
 struct OfflineModelAccess;
 }  // namespace runtime
 
-// One graph input or output. Models are static: dims are all known.
+// One graph input or output. A dim of -1 (a dynamic model, compiled with symbolic dims) takes any size the model
+// accepts; bytes is then 0 and only the tensor form of Execute runs the model.
 struct ModelTensorDesc {
   std::string name;
   DataType dtype = DataType::kUndefined;
   std::vector<int64_t> dims;
-  size_t bytes = 0;  // the exact buffer size Execute expects
+  size_t bytes = 0;  // the exact buffer size the buffer form of Execute expects (0: dynamic)
 };
 
 struct InputBuffer {
@@ -124,8 +126,18 @@ class GE_API OfflineModel {
   // it between executions.
   std::vector<KernelProfile> Profile() const;
 
-  // Runs on the calling thread. kInvalidArgument names a buffer of the wrong count or size.
+  // Whether an input or output has a dim of -1: then only the tensor form of Execute runs the model.
+  bool dynamic() const;
+
+  // Runs on the calling thread. kInvalidArgument names a buffer of the wrong count or size; a dynamic model
+  // refuses buffers (kFailedPrecondition).
   Status Execute(const std::vector<InputBuffer>& inputs, const std::vector<OutputBuffer>& outputs);
+  // The tensor form, for every model (dynamic ones included): inputs of any shape the model accepts (dtypes, ranks
+  // and known dims must match; kInvalidArgument or, outside a compiled dim range, kOutOfRange names the input),
+  // *outputs at their run-time shapes. A tensor already in *outputs whose storage nobody else holds is written in
+  // place when large enough (as std::vector keeps its capacity), so a loop that passes the same vector allocates
+  // no outputs once the largest shape was seen.
+  Status Execute(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs);
   // Queues a run; on OK |done| will be called exactly once. An error (bad buffers, full queue, unloaded) is
   // returned here and |done| is not called.
   Status ExecuteAsync(const std::vector<InputBuffer>& inputs, const std::vector<OutputBuffer>& outputs, Callback done,

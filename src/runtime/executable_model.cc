@@ -48,4 +48,35 @@ Status CheckBuffers(const std::vector<IoDesc>& descs, const std::vector<DataBuff
   return Status::Ok();
 }
 
+Status ExecutableModel::ExecuteTensors(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) {
+  const std::vector<IoDesc>& in_descs = this->inputs();
+  const std::vector<IoDesc>& out_descs = this->outputs();
+  if (inputs.size() != in_descs.size()) {
+    return InvalidArgument("model '" + name() + "' has " + std::to_string(in_descs.size()) + " inputs, got " +
+                           std::to_string(inputs.size()));
+  }
+  std::vector<DataBuffer> in(inputs.size()), out(out_descs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const IoDesc& d = in_descs[i];
+    const Tensor& t = inputs[i];
+    if (!t.valid() || t.dtype() != d.desc.dtype || t.dims() != d.desc.shape.dims() || t.nbytes() != d.size_bytes) {
+      return InvalidArgument("model '" + name() + "': input '" + d.name + "' wants " + d.desc.ToString() + ", got " +
+                             (t.valid() ? TensorDesc(t.dtype(), Shape(t.dims())).ToString() : std::string("no tensor")));
+    }
+    in[i] = DataBuffer{const_cast<void*>(t.raw_data()), t.nbytes()};
+  }
+  outputs->resize(out_descs.size());
+  for (size_t i = 0; i < out_descs.size(); ++i) {
+    const IoDesc& d = out_descs[i];
+    Tensor& t = (*outputs)[i];
+    const bool reuse = t.valid() && t.storage().use_count() == 1 && t.dtype() == d.desc.dtype &&
+                       t.dims() == d.desc.shape.dims() && t.nbytes() == d.size_bytes;
+    if (!reuse) {
+      GE_ASSIGN_OR_RETURN(t, Tensor::Create(d.desc.dtype, d.desc.shape.dims()));
+    }
+    out[i] = DataBuffer{t.raw_data(), t.nbytes()};
+  }
+  return Execute(in, out);
+}
+
 }  // namespace ge::runtime

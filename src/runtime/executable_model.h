@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "base/status.h"
+#include "base/tensor.h"
 #include "base/tensor_desc.h"
 #include "rt/stream.h"
 
 namespace ge::runtime {
 
-// One graph input or output of a loaded model. Static: dtype and dims are known.
+// One graph input or output of a loaded model: dtype and rank known; a dim of kUnknownDim (dynamic models) takes
+// any size, and size_bytes is then 0 (only the tensor form of Execute runs such a model).
 struct IoDesc {
   std::string name;
   TensorDesc desc;
@@ -42,6 +44,10 @@ class ExecutableModel {
   // Runs once on the calling thread: checks counts and sizes (InvalidArgument naming the input or output), binds
   // the buffers, runs. Returns Aborted when Abort() stopped it.
   virtual Status Execute(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs) = 0;
+  // The tensor form: inputs of any shape the model accepts (dtype, rank and known dims checked); *outputs at their
+  // run-time shapes, a tensor already there reused (written in place) when its storage is held nowhere else and is
+  // large enough. The default serves models of fixed shapes through Execute(buffers).
+  virtual Status ExecuteTensors(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs);
   // Validates now, enqueues the run on |stream|; buffers stay valid until the stream has passed it. A failure
   // becomes the stream's sticky error.
   virtual Status ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,

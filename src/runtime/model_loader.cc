@@ -47,10 +47,10 @@ ModelLoader OmModelLoader(kernels::EngineList engines) {
         v2_options.intra_op_threads = device.intra_op_threads();
         v2_options.device = &device;
         GE_ASSIGN_OR_RETURN(std::unique_ptr<v2::ModelV2> model, v2::ModelV2::Load(std::move(om), v2_options));
-        if (!model->dynamic_io_reason().empty()) {
-          return FailedPrecondition("model '" + model->name() + "': " + model->dynamic_io_reason() +
-                                    "; the offline-model API runs fixed shapes (compile with --input_shape, or run "
-                                    "it with `ge run`, which takes any shape)");
+        // Unknown dims are fine (the tensor form of Execute runs them); IO the API cannot express is not.
+        if (!model->unsupported_io_reason().empty()) {
+          return FailedPrecondition("model '" + model->name() + "': " + model->unsupported_io_reason() +
+                                    "; the offline-model API passes numeric tensors (run it with `ge run`)");
         }
         loaded.model = std::move(model);
         return loaded;

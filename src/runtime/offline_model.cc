@@ -101,6 +101,25 @@ Status OfflineModel::Execute(const std::vector<InputBuffer>& inputs, const std::
       runtime::GraphExecutor::ExecuteGraph(impl_->models(), impl_->id, ToBuffers(inputs), ToBuffers(outputs)));
 }
 
+bool OfflineModel::dynamic() const {
+  for (const auto* list : {&impl_->inputs, &impl_->outputs}) {
+    for (const ModelTensorDesc& d : *list) {
+      for (int64_t dim : d.dims) {
+        if (dim < 0) return true;
+      }
+    }
+  }
+  return false;
+}
+
+Status OfflineModel::Execute(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) {
+  if (impl_->unloaded.load()) return impl_->Unloaded();
+  if (outputs == nullptr) return InvalidArgument("model '" + impl_->name + "': Execute needs an output vector");
+  auto lease = impl_->models().Acquire(impl_->id);
+  if (!lease.ok()) return impl_->MapError(lease.status());
+  return impl_->MapError(lease->model().ExecuteTensors(inputs, outputs));
+}
+
 Status OfflineModel::ExecuteAsync(const std::vector<InputBuffer>& inputs, const std::vector<OutputBuffer>& outputs,
                                   Callback done, const AsyncRunOptions& options) {
   if (impl_->unloaded.load()) return impl_->Unloaded();

@@ -24,7 +24,7 @@ struct CachingAllocator::Block : MemBlock {
   Block* class_prev = nullptr;  // neighbours in its class list (cached blocks only)
   Block* class_next = nullptr;
   Block* lru_newer = nullptr;   // neighbours in the LRU list (cached blocks only); lru_older also chains
-  Block* lru_older = nullptr;   // released blocks between EvictLocked and ReleaseChain
+  Block* lru_older = nullptr;   // released blocks between EvictLocked and ReleaseChain (both under mu_)
 };
 
 StatusOr<OverCapPolicy> OverCapPolicyFromStaticMemoryPolicy(std::string_view value) {
@@ -84,6 +84,9 @@ StatusOr<MemBlock*> CachingAllocator::Malloc(size_t bytes) {
     if (stats_.in_use_bytes + stats_.cached_bytes + class_bytes > cap) {
       size_t released = 0;
       evicted = EvictLocked(class_bytes, cap, /*all=*/false, &released);
+      // Under mu_: the device must have the evicted memory back before another thread's reservation, which the
+      // accounting now allows, reaches it (the device's peak stays within the cap).
+      ReleaseChain(evicted);
       if (stats_.in_use_bytes + stats_.cached_bytes + class_bytes > cap &&
           options_.over_cap == OverCapPolicy::kFail) {
         ++stats_.failed;
@@ -97,7 +100,6 @@ StatusOr<MemBlock*> CachingAllocator::Malloc(size_t bytes) {
       ++stats_.misses;
     }
   }
-  ReleaseChain(evicted);
   if (!refused.ok()) return refused;
   StatusOr<void*> mem = device_->Malloc(options_.mem_type, class_bytes, rt::kDefaultAlignment);
   if (!mem.ok()) {
@@ -106,11 +108,9 @@ StatusOr<MemBlock*> CachingAllocator::Malloc(size_t bytes) {
     {
       std::lock_guard<std::mutex> lk(mu_);
       all = EvictLocked(0, 0, /*all=*/true, &released);
-    }
-    if (all != nullptr) {
       ReleaseChain(all);
-      mem = device_->Malloc(options_.mem_type, class_bytes, rt::kDefaultAlignment);
     }
+    if (all != nullptr) mem = device_->Malloc(options_.mem_type, class_bytes, rt::kDefaultAlignment);
   }
   std::lock_guard<std::mutex> lk(mu_);
   if (!mem.ok()) {
@@ -146,9 +146,9 @@ void CachingAllocator::Free(MemBlock* block) {
     }
     // Only an expanded total gets here (kFail never lets it pass the cap): memory shrinks back to the cap.
     ++stats_.released_blocks;
+    b->lru_older = nullptr;
+    ReleaseChain(b);
   }
-  b->lru_older = nullptr;
-  ReleaseChain(b);
 }
 
 size_t CachingAllocator::Trim() {
@@ -157,8 +157,8 @@ size_t CachingAllocator::Trim() {
   {
     std::lock_guard<std::mutex> lk(mu_);
     chain = EvictLocked(0, 0, /*all=*/true, &released);
+    ReleaseChain(chain);
   }
-  ReleaseChain(chain);
   return released;
 }
 

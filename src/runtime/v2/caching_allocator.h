@@ -124,7 +124,9 @@ class CachingAllocator final : public Allocator {
   Block* EvictLocked(size_t extra, size_t cap, bool all, size_t* released);
   // The cap for a total that adds |extra| in-use bytes; SIZE_MAX when there is none.
   size_t CapLocked(size_t extra) const;
-  void ReleaseChain(Block* chain);  // outside mu_: device frees
+  // Device frees, under mu_: memory the accounting no longer counts is back on the device before another
+  // reservation can use the room (otherwise concurrent misses overshoot the device's cap).
+  void ReleaseChain(Block* chain);
   Status OverCap(size_t bytes, size_t class_bytes) const;
 
   rt::Device* const device_;

@@ -55,15 +55,23 @@ Status CheckInput(const Value& v, const ir::Value& decl, const std::vector<DimRa
   return Status::Ok();
 }
 
+// IoDescs of numeric tensors of known rank (an unknown dim is kUnknownDim, size_bytes 0, and *dynamic says why the
+// buffer form cannot run); anything else (sequences, strings, unknown rank) is left out and *unsupported says so.
 StatusOr<std::vector<IoDesc>> Describe(const std::vector<const ir::Value*>& values, const char* what,
-                                       std::string* reason) {
+                                       std::string* dynamic, std::string* unsupported) {
   std::vector<IoDesc> out;
   for (const ir::Value* v : values) {
     const TensorDesc& d = v->desc();
-    if (!IsPlainTensorDesc(d) || !d.shape.IsFullyKnown()) {
-      if (reason->empty()) {
-        *reason = std::string(what) + " '" + v->name() + "' is " + d.ToString() + ", not a numeric tensor of known dims";
+    if (!IsPlainTensorDesc(d) || d.shape.unknown_rank()) {
+      if (unsupported->empty()) {
+        *unsupported = std::string(what) + " '" + v->name() + "' is " + d.ToString() +
+                       ", not a numeric tensor of known rank";
       }
+      continue;
+    }
+    if (!d.shape.IsFullyKnown()) {
+      if (dynamic->empty()) *dynamic = std::string(what) + " '" + v->name() + "' (" + d.ToString() + ") has unknown dims";
+      out.push_back(IoDesc{v->name(), d, 0});
       continue;
     }
     GE_ASSIGN_OR_RETURN(int64_t n, StorageNumElements(d.shape.dims(), d.format));
@@ -203,8 +211,8 @@ Status ModelV2::Init(const ModelV2Options& options) {
     for (const ir::Value* v : lowered_->main.ir_inputs) found = found || v->name() == input;
     if (!found) return InvalidArgument("a dim range names '" + input + "', which is not an input of the model");
   }
-  GE_ASSIGN_OR_RETURN(io_inputs_, Describe(lowered_->main.ir_inputs, "input", &dynamic_reason_));
-  GE_ASSIGN_OR_RETURN(io_outputs_, Describe(lowered_->main.ir_outputs, "output", &dynamic_reason_));
+  GE_ASSIGN_OR_RETURN(io_inputs_, Describe(lowered_->main.ir_inputs, "input", &dynamic_reason_, &unsupported_io_));
+  GE_ASSIGN_OR_RETURN(io_outputs_, Describe(lowered_->main.ir_outputs, "output", &dynamic_reason_, &unsupported_io_));
   return Status::Ok();
 }
 
@@ -374,9 +382,24 @@ Status ModelV2::Execute(const std::vector<Value>& inputs, std::vector<Value>* ou
   return s;
 }
 
+Status ModelV2::ExecuteTensors(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) {
+  if (!unsupported_io_.empty()) return FailedPrecondition("model '" + name_ + "': " + unsupported_io_);
+  std::vector<Value> in, out;
+  in.reserve(inputs.size());
+  for (const Tensor& t : inputs) in.emplace_back(t);
+  // The caller's tensors move in, so that Execute may reuse their storage, and back out.
+  out.reserve(outputs->size());
+  for (Tensor& t : *outputs) out.emplace_back(std::move(t));
+  Status s = Execute(in, &out);
+  outputs->resize(out.size());
+  for (size_t i = 0; i < out.size(); ++i) (*outputs)[i] = out[i].is_tensor() ? std::move(out[i].tensor) : Tensor();
+  return s;
+}
+
 Status ModelV2::Execute(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs) {
+  if (!unsupported_io_.empty()) return FailedPrecondition("model '" + name_ + "': " + unsupported_io_);
   if (!dynamic_reason_.empty()) {
-    return FailedPrecondition("model '" + name_ + "': " + dynamic_reason_ + "; fixed-size buffers need fixed shapes");
+    return FailedPrecondition("model '" + name_ + "': " + dynamic_reason_ + "; fixed-size buffers need fixed shapes (run it with tensors)");
   }
   GE_RETURN_IF_ERROR(CheckBuffers(io_inputs_, inputs, "input"));
   GE_RETURN_IF_ERROR(CheckBuffers(io_outputs_, outputs, "output"));
@@ -405,6 +428,10 @@ Status ModelV2::Execute(const std::vector<DataBuffer>& inputs, const std::vector
 
 Status ModelV2::ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
                              rt::Stream& stream) {
+  if (!dynamic_reason_.empty() || !unsupported_io_.empty()) {
+    return FailedPrecondition("model '" + name_ + "': " + (unsupported_io_.empty() ? dynamic_reason_ : unsupported_io_) +
+                              "; fixed-size buffers need fixed shapes (run it with tensors)");
+  }
   return EnqueueExecute(*this, inputs, outputs, stream);
 }
 

@@ -106,14 +106,17 @@ class ModelV2 final : public ExecutableModel {
     uint64_t runs = 0;
   };
   std::vector<NodeProfile> Profile() const;
-  // Every input and output a tensor of known dims (the ExecutableModel interface then applies); else why not.
+  // Why the buffer form of Execute cannot run the model (an input or output has unknown dims), or empty.
   const std::string& dynamic_io_reason() const { return dynamic_reason_; }
+  // Why not even the tensor form can (an input or output that is not a numeric tensor of known rank), or empty.
+  const std::string& unsupported_io_reason() const { return unsupported_io_; }
 
   // ExecutableModel (fixed-size buffers).
   const std::string& name() const override { return name_; }
   const std::vector<IoDesc>& inputs() const override { return io_inputs_; }
   const std::vector<IoDesc>& outputs() const override { return io_outputs_; }
   Status Execute(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs) override;
+  Status ExecuteTensors(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) override;
   Status ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
                       rt::Stream& stream) override;
   void Abort() override { stop_.store(true); }
@@ -143,7 +146,8 @@ class ModelV2 final : public ExecutableModel {
   std::map<std::string, std::vector<DimRange>> ranges_;
   std::vector<const std::vector<DimRange>*> input_ranges_;  // per input, or null
   std::vector<IoDesc> io_inputs_, io_outputs_;
-  std::string dynamic_reason_;
+  std::string dynamic_reason_;  // dynamic_io_reason()
+  std::string unsupported_io_;  // unsupported_io_reason()
   std::atomic<bool> stop_{false};
   std::mutex run_mu_;
   bool unloaded_ = false;
