@@ -1,14 +1,14 @@
 #include "compiler/model_compiler.h"
 
-#include "compiler/variable_trans.h"
-
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
-
+#include "compiler/variable_trans.h"
 #include "compiler/planning/model_builder.h"
 #include "compiler/passes/kernel_request.h"
 #include "compiler/passes/passes.h"
+#include "om/execute_plan.pb.h"
 #include "om/ir_om.h"
 #include "om/om_writer.h"
 #include "ops/variable/variable_ref.h"
@@ -147,6 +147,38 @@ Status AssignVariables(ir::Graph& g, const std::map<std::string, std::vector<var
   return Status::Ok();
 }
 
+// Hybrid execution at compile time: the static islands of a dynamic model, each compiled by this compiler with the
+// model's options (no symbolic dims, no lowering), as the STATIC_ISLANDS partition's bytes ("" when none formed).
+StatusOr<std::string> FormStaticIslands(ir::Model& model, const CompileOptions& options, const PassContext& ctx,
+                                        CompileReport* r) {
+  const std::string min_text = ctx.Option("ge.exec.v2StaticIslandMinNodes", "8");
+  char* end = nullptr;
+  const long long min_nodes = std::strtoll(min_text.c_str(), &end, 10);
+  if (min_text.empty() || *end != '\0' || min_nodes < 0) {
+    return InvalidArgument("option ge.exec.v2StaticIslandMinNodes must be >= 0, got '" + min_text + "'");
+  }
+  if (min_nodes == 0) return std::string();
+  CompileOptions island = options;
+  island.lower_for_runtime_v2 = nullptr;
+  island.form_static_islands = nullptr;
+  island.force_dynamic = false;
+  island.input_shapes.clear();
+  island.input_ranges.clear();
+  island.model_name.clear();
+  island.variables = nullptr;  // islands never hold variables
+  auto compile = [island](ir::Model& m) { return CompileToOm(m, island); };
+  GE_ASSIGN_OR_RETURN(std::string bytes, options.form_static_islands(model, compile, static_cast<size_t>(min_nodes)));
+  if (bytes.empty()) return bytes;
+  proto::StaticIslandsProto parsed;
+  if (!parsed.ParseFromString(bytes)) return Internal("the static islands do not parse back");
+  r->static_islands = parsed.islands_size();
+  for (const proto::StaticIslandProto& i : parsed.islands()) r->static_island_nodes += i.num_nodes();
+  r->notes.push_back(std::to_string(r->static_islands) + " static island(s) of " +
+                     std::to_string(r->static_island_nodes) + " nodes compiled into the .om (each runs as one sunk "
+                     "task list inside the dynamic model)");
+  return bytes;
+}
+
 // The whole pipeline, up to an OmWriter holding the partitions (written to memory or to a file by the caller).
 // |om_path|: where the .om will be written; empty when it goes to memory.
 StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const CompileOptions& options,
@@ -215,11 +247,16 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
     }
     wo.dynamic = true;
     if (!options.lower_for_runtime_v2) return om::MakeIrOmWriter(model, wo);
+    std::string islands;
+    if (options.form_static_islands) {
+      GE_ASSIGN_OR_RETURN(islands, FormStaticIslands(model, options, ctx, r));
+    }
     auto plan = options.lower_for_runtime_v2(model);
     if (!plan.ok()) return plan.status().WithContext("lowering for runtime v2");
     wo.model_type = om::OmModelType::kLowered;
     GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmWriter> writer, om::MakeIrOmWriter(model, wo));
     GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kExecutePlan, std::move(*plan)));
+    if (!islands.empty()) GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kStaticIslands, std::move(islands)));
     return writer;
   }
   // The activation layout of convolution chains (DESIGN.md §3 format selection); NCHW leaves every value plain.

@@ -66,6 +66,13 @@ struct CompileOptions {
   // runtime v2 pass runtime::v2::PlanExecuteGraphsForOm (`ge compile`, sessions, `ge test-onnx --v2`); empty: the
   // .om is an IR model, lowered at load. A lowering failure fails the compile.
   std::function<StatusOr<std::string>(const ir::Model&)> lower_for_runtime_v2;
+  // Hybrid execution for dynamic models lowered for runtime v2 (runtime::v2::FormStaticIslandsForOm): replaces
+  // static subgraphs of at least `min_nodes` nodes (ge.exec.v2StaticIslandMinNodes, default 8; 0: none) by
+  // ge.v2::StaticIsland nodes, each compiled static by |compile| (this compiler, same target and options), and
+  // returns the STATIC_ISLANDS partition ("" when none). Empty: no islands at compile time.
+  using IslandCompiler = std::function<StatusOr<std::vector<uint8_t>>(ir::Model&)>;
+  std::function<StatusOr<std::string>(ir::Model&, const IslandCompiler& compile, size_t min_nodes)>
+      form_static_islands;
   // The session's variables (seed 000): Variable nodes get their logical addresses here and the `.om` carries
   // them in VAR_INFO. Not owned; null: a private manager (a model compiled outside a session).
   var::VarManager* variables = nullptr;
@@ -95,6 +102,10 @@ struct CompileReport {
   int external_data_tensors = 0;
   uint64_t external_data_bytes = 0;
   std::vector<std::string> external_data_files;
+  // Dynamic models: static islands compiled into the .om (CompileOptions::form_static_islands) and the IR nodes
+  // they hold.
+  int static_islands = 0;
+  size_t static_island_nodes = 0;
 };
 
 // Compiles |model| (rewritten in place by the passes) into an .om image.

@@ -55,8 +55,11 @@ enum class PartitionType : uint32_t {
   kTaskInfo = 2,     // protobuf TaskDefs
   kVarInfo = 3,      // protobuf VarManagerInfo
   kExecutePlan = 4,  // protobuf ExecutePlanProto (om/execute_plan.proto): runtime v2's lowering of a kLowered model
+  // protobuf StaticIslandsProto (om/execute_plan.proto): the static islands of a kLowered model, each a compiled
+  // (kStandard) .om image, referenced by the IR's ge.v2::StaticIsland nodes
+  kStaticIslands = 5,
 };
-constexpr uint32_t kMaxPartitionType = 4;
+constexpr uint32_t kMaxPartitionType = 5;
 const char* PartitionTypeName(PartitionType t);
 
 enum class OmModelType : uint32_t {

@@ -74,6 +74,7 @@ const char* PartitionTypeName(PartitionType t) {
     case PartitionType::kTaskInfo: return "TASK_INFO";
     case PartitionType::kVarInfo: return "VAR_INFO";
     case PartitionType::kExecutePlan: return "EXECUTE_PLAN";
+    case PartitionType::kStaticIslands: return "STATIC_ISLANDS";
   }
   return "UNKNOWN";
 }

@@ -10,6 +10,7 @@
 
 #include "compiler/model_compiler.h"
 #include "runtime/v2/lowering/execute_plan.h"
+#include "runtime/v2/lowering/static_island.h"
 #include "om/ir_proto.h"
 #include "om/model_def.pb.h"
 #include "ops/op_id.h"
@@ -173,6 +174,7 @@ StatusOr<std::shared_ptr<const CompiledGraph>> Session::Impl::Compile(const Grap
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> work, session::GraphAccess::CloneModel(*entry.model));
   compiler::CompileOptions co;
   co.lower_for_runtime_v2 = runtime::v2::PlanExecuteGraphsForOm;
+  co.form_static_islands = runtime::v2::FormStaticIslandsForOm;
   co.ge_options = entry.options;
   co.model_name = "graph_" + std::to_string(entry.id);
   co.variables = variables.get();

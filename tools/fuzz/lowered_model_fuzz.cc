@@ -1,6 +1,6 @@
 // Fuzzes loading and running lowered .om files (model type kLowered: the IR plus runtime v2's EXECUTE_PLAN, and
 // IR .om files) through ModelV2: the verifier runs without the checksum so mutations reach MODEL_DEF, WEIGHTS_DATA
-// and EXECUTE_PLAN parsing, the plan's checks against the IR (orders, converters, graph sizes), lowering and Init;
+// EXECUTE_PLAN and STATIC_ISLANDS parsing (each island a compiled .om of its own), the plan's checks against the IR (orders, converters, graph sizes), lowering and Init;
 // a model that loads runs once on small inputs (unknown dims 3). Every input must either fail with a Status or
 // run; never crash. GE_LOWERED_FUZZ_WRITE_SEEDS=DIR compiles a few dynamic models there and exits.
 #include <cstddef>
@@ -14,6 +14,7 @@
 #include "ir/text_parser.h"
 #include "om/om_reader.h"
 #include "runtime/v2/lowering/execute_plan.h"
+#include "runtime/v2/lowering/static_island.h"
 #include "runtime/v2/model_v2.h"
 
 namespace {
@@ -69,6 +70,19 @@ const char* const kSeedModels[] = {
          n: %o = Neg(%z)
          return %o
        })",
+    // A static tail compiled as a static island (STATIC_ISLANDS partition, islands of at least 3 nodes).
+    R"(opset "" 17
+       graph island(%x: float32[?,4]) {
+         const %w: float32[4,4] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+         const %b: float32[4] = [0.5, -0.5, 0.25, -0.25]
+         rm: %p = ReduceMean(%x) {axes = [0], keepdims = 1}
+         t: %t = Tanh(%p)
+         a: %a = Add(%t, %b)
+         m: %m = MatMul(%a, %w)
+         s: %s = Sigmoid(%m)
+         r: %r = Relu(%x)
+         return %s, %r
+       })",
 };
 
 void WriteSeeds(const std::string& dir) {
@@ -78,6 +92,8 @@ void WriteSeeds(const std::string& dir) {
     if (!m.ok()) continue;
     ge::compiler::CompileOptions options;
     options.lower_for_runtime_v2 = ge::runtime::v2::PlanExecuteGraphsForOm;
+    options.form_static_islands = ge::runtime::v2::FormStaticIslandsForOm;
+    options.ge_options["ge.exec.v2StaticIslandMinNodes"] = "3";
     auto bytes = ge::compiler::CompileToOm(**m, options);
     if (!bytes.ok()) {
       std::fprintf(stderr, "seed %d: %s\n", i, bytes.status().ToString().c_str());

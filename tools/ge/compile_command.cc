@@ -9,6 +9,7 @@
 #include "compiler/input_shape_spec.h"
 #include "compiler/model_compiler.h"
 #include "runtime/v2/lowering/execute_plan.h"
+#include "runtime/v2/lowering/static_island.h"
 #include "flags.h"
 #include "io_util.h"
 #include "ir/dump.h"
@@ -69,6 +70,7 @@ int CompileCommand(int argc, char** argv) {
 
   compiler::CompileOptions options;
   options.lower_for_runtime_v2 = runtime::v2::PlanExecuteGraphsForOm;
+  options.form_static_islands = runtime::v2::FormStaticIslandsForOm;
   options.threads = static_cast<int>(*threads);
   options.target = flags.Get("target", "native");
   options.tune = flags.GetBool("tune");
@@ -118,14 +120,16 @@ int CompileCommand(int argc, char** argv) {
     std::printf("{\"output\":\"%s\",\"static\":%s,\"nodes_before\":%zu,\"nodes_after\":%zu,\"feature_map_bytes\":%llu,"
                 "\"feature_map_lower_bound_bytes\":%llu,\"weights_bytes\":%llu,\"streams\":%d,\"events\":%d,"
                 "\"tasks\":%zu,\"target\":\"%s\",\"impls\":%s,\"external_weights_bytes\":%llu,"
-                "\"external_weight_files\":%zu,\"external_data_tensors\":%d,\"external_data_bytes\":%llu}\n",
+                "\"external_weight_files\":%zu,\"external_data_tensors\":%d,\"external_data_bytes\":%llu,"
+                "\"static_islands\":%d,\"static_island_nodes\":%zu}\n",
                 out_path.c_str(), report.static_model ? "true" : "false", report.nodes_before, report.nodes_after,
                 static_cast<unsigned long long>(report.feature_map_bytes),
                 static_cast<unsigned long long>(report.feature_map_lower_bound_bytes),
                 static_cast<unsigned long long>(report.weights_bytes), report.num_streams, report.num_events,
                 report.num_tasks, report.target.c_str(), CountsJson(report.impls).c_str(),
                 static_cast<unsigned long long>(report.external_weights_bytes), report.external_weight_files.size(),
-                report.external_data_tensors, static_cast<unsigned long long>(report.external_data_bytes));
+                report.external_data_tensors, static_cast<unsigned long long>(report.external_data_bytes),
+                report.static_islands, report.static_island_nodes);
   } else if (report.static_model) {
     std::printf("compiled %s -> %s: %zu nodes (from %zu), feature map %llu bytes (lower bound %llu, %s), weights "
                 "%llu bytes, %d streams, %d events, %zu tasks, target %s\n",

@@ -218,12 +218,21 @@ int InspectCommand(int argc, char** argv) {
       plan = std::make_unique<runtime::v2::ExecutePlan>(std::move(*p));
     }
     r.AddStr("execute_plan", plan != nullptr ? "stored (EXECUTE_PLAN, checked)" : "made at load");
-    auto lowered = SummarizeLowering(**m, plan.get());
+    std::unique_ptr<runtime::v2::StaticIslands> islands;
+    if (reader.has(om::PartitionType::kStaticIslands)) {
+      om::ByteSpan bytes = reader.partition(om::PartitionType::kStaticIslands);
+      auto loaded = runtime::v2::LoadStaticIslands(bytes.data, bytes.size, nullptr);
+      if (!loaded.ok()) return Fail(loaded.status());
+      islands = std::move(*loaded);
+    }
+    auto lowered = SummarizeLowering(**m, plan.get(), islands.get());
     if (!lowered.ok()) return Fail(lowered.status().WithContext("lowering for runtime v2"));
     r.Add("lowered_init", LoweredGraphJson(lowered->init));
     r.Add("lowered_main", LoweredGraphJson(lowered->main));
     r.Add("lowered_deinit", LoweredGraphJson(lowered->deinit));
     r.Add("lowered_shape_derived_nodes", static_cast<uint64_t>(lowered->memo_nodes));
+    r.Add("static_islands", static_cast<uint64_t>(lowered->static_islands));
+    r.Add("static_island_nodes", static_cast<uint64_t>(lowered->static_island_nodes));
   }
   if (!status.ok()) return Fail(status);
   if (flags.GetBool("json")) {

@@ -20,16 +20,21 @@ LoweredGraphSizes Count(const runtime::v2::ExecuteGraph* g) {
 
 }  // namespace
 
-StatusOr<LoweredSummary> SummarizeLowering(const ir::Model& model, const runtime::v2::ExecutePlan* plan) {
+StatusOr<LoweredSummary> SummarizeLowering(const ir::Model& model, const runtime::v2::ExecutePlan* plan,
+                                           const runtime::v2::StaticIslands* islands) {
   runtime::v2::LoweringOptions lo;
   lo.engines = kernels::BuiltinEngines();
   lo.plan = plan;
+  lo.islands = islands;
+  lo.plan_only = true;
   GE_ASSIGN_OR_RETURN(std::unique_ptr<runtime::v2::LoweredModel> lowered, runtime::v2::LowerModel(model, lo));
   LoweredSummary s;
   s.init = Count(lowered->init.get());
   s.main = Count(lowered->main.graph.get());
   s.deinit = Count(lowered->deinit.get());
   s.memo_nodes = lowered->stats.memo_nodes;
+  s.static_islands = lowered->stats.static_islands;
+  s.static_island_nodes = lowered->stats.static_island_nodes;
   return s;
 }
 

@@ -8,6 +8,7 @@
 #include "base/status.h"
 #include "ir/graph.h"
 #include "runtime/v2/lowering/execute_plan.h"
+#include "runtime/v2/lowering/static_island.h"
 
 namespace ge::cli {
 
@@ -19,9 +20,12 @@ struct LoweredGraphSizes {
 struct LoweredSummary {
   LoweredGraphSizes init, main, deinit;
   size_t memo_nodes = 0;  // shape-derived Compute kernels (skipped while input shapes repeat)
+  size_t static_islands = 0, static_island_nodes = 0;  // compiled into the .om (STATIC_ISLANDS)
 };
 
-StatusOr<LoweredSummary> SummarizeLowering(const ir::Model& model, const runtime::v2::ExecutePlan* plan = nullptr);
+// |islands|: the .om's STATIC_ISLANDS (loaded), or null.
+StatusOr<LoweredSummary> SummarizeLowering(const ir::Model& model, const runtime::v2::ExecutePlan* plan = nullptr,
+                                           const runtime::v2::StaticIslands* islands = nullptr);
 // {"nodes":N,"by_kind":{"Compute":n,...}}
 std::string LoweredGraphJson(const LoweredGraphSizes& g);
 

@@ -211,6 +211,10 @@ StatusOr<std::unique_ptr<ModelRunner>> OpenOm(std::unique_ptr<om::OmReader> read
     if (!runner.ok()) return runner.status().WithContext(what);
     return runner;
   }
+  if (reader->has(om::PartitionType::kStaticIslands)) {
+    return FailedPrecondition(what + ": its static islands are compiled (runtime v2 only); for the interpreter, "
+                              "compile with --option=ge.exec.v2StaticIslandMinNodes=0");
+  }
   auto model = om::ReadIrOm(*reader);
   if (!model.ok()) return model.status().WithContext(what);
   return InterpreterRunner::Create(std::move(*model), std::move(reader), options.seed);

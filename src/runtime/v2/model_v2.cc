@@ -122,18 +122,20 @@ Status ModelV2Options::ApplyGeOptions(const std::map<std::string, std::string>& 
 
 StatusOr<std::unique_ptr<ModelV2>> ModelV2::Load(std::unique_ptr<ir::Model> model, const ModelV2Options& options,
                                                  std::string name, std::shared_ptr<const void> keep_alive) {
-  return Create(std::move(model), options, std::move(name), std::move(keep_alive), nullptr);
+  return Create(std::move(model), options, std::move(name), std::move(keep_alive), nullptr, nullptr);
 }
 
 StatusOr<std::unique_ptr<ModelV2>> ModelV2::Create(std::unique_ptr<ir::Model> model, const ModelV2Options& options,
                                                    std::string name, std::shared_ptr<const void> keep_alive,
-                                                   std::unique_ptr<ExecutePlan> plan) {
+                                                   std::unique_ptr<ExecutePlan> plan,
+                                                   std::unique_ptr<StaticIslands> islands) {
   if (model == nullptr || model->graph == nullptr) return InvalidArgument("ModelV2::Load: no model");
   auto m = std::unique_ptr<ModelV2>(new ModelV2);
   m->keep_alive_ = std::move(keep_alive);
   m->name_ = name.empty() ? model->graph->name() : std::move(name);
   m->owned_model_ = std::move(model);
   m->plan_ = std::move(plan);
+  m->islands_ = std::move(islands);
   GE_RETURN_IF_ERROR(m->Init(options));
   return m;
 }
@@ -154,8 +156,15 @@ StatusOr<std::unique_ptr<ModelV2>> ModelV2::Load(std::shared_ptr<const om::OmRea
     GE_ASSIGN_OR_RETURN(ExecutePlan p, ParseExecutePlan(bytes.data, bytes.size));
     plan = std::make_unique<ExecutePlan>(std::move(p));
   }
+  // Static islands `ge compile` formed (hybrid execution): loaded here, no compiler needed.
+  std::unique_ptr<StaticIslands> islands;
+  if (om->has(om::PartitionType::kStaticIslands)) {
+    if (om->header().model_type != om::OmModelType::kLowered) return DataLoss("STATIC_ISLANDS in a non-lowered .om");
+    om::ByteSpan bytes = om->partition(om::PartitionType::kStaticIslands);
+    GE_ASSIGN_OR_RETURN(islands, LoadStaticIslands(bytes.data, bytes.size, options.device));
+  }
   std::string name = om->header().name;
-  return Create(std::move(model), options, std::move(name), std::move(om), std::move(plan));
+  return Create(std::move(model), options, std::move(name), std::move(om), std::move(plan), std::move(islands));
 }
 
 Status ModelV2::Init(const ModelV2Options& options) {
@@ -166,11 +175,16 @@ Status ModelV2::Init(const ModelV2Options& options) {
   lo.kernel_cache_capacity = options.kernel_cache_capacity;
   lo.shape_agnostic_kernels = options.shape_agnostic_kernels;
   lo.fuse_compute = options.executor != ExecutorKind::kMultiThread;
-  StaticIslandOptions so{options.compile_static_island, options.static_island_min_nodes, options.device};
-  GE_ASSIGN_OR_RETURN(islands_, FormStaticIslands(*owned_model_, so));
+  if (islands_ != nullptr) {
+    // The .om's islands: formed before the plan was made, so the plan holds.
+    lo.plan = plan_.get();
+  } else {
+    StaticIslandOptions so{options.compile_static_island, options.static_island_min_nodes, options.device};
+    GE_ASSIGN_OR_RETURN(islands_, FormStaticIslands(*owned_model_, so));
+    // Islands formed now rewrote the IR the plan was made for: lowering decides then.
+    if (plan_ != nullptr && islands_->islands.empty()) lo.plan = plan_.get();
+  }
   lo.islands = islands_.get();
-  // Islands rewrote the IR the plan was made for: lowering decides then.
-  if (plan_ != nullptr && (islands_ == nullptr || islands_->islands.empty())) lo.plan = plan_.get();
   GE_ASSIGN_OR_RETURN(lowered_, LowerModel(*owned_model_, lo));
   if (options.device != nullptr) {
     CachingAllocatorOptions ca;

@@ -127,7 +127,8 @@ class ModelV2 final : public ExecutableModel {
   // Both Loads: |plan| (a lowered .om's) or null.
   static StatusOr<std::unique_ptr<ModelV2>> Create(std::unique_ptr<ir::Model> model, const ModelV2Options& options,
                                                    std::string name, std::shared_ptr<const void> keep_alive,
-                                                   std::unique_ptr<ExecutePlan> plan);
+                                                   std::unique_ptr<ExecutePlan> plan,
+                                                   std::unique_ptr<StaticIslands> islands);
   ModelV2() = default;
   Status Init(const ModelV2Options& options);
   Status BindInputs(const std::vector<Value>& inputs);

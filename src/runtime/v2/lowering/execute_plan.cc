@@ -83,6 +83,7 @@ StatusOr<ExecutePlan> ParseExecutePlan(const void* data, size_t size) {
 
 StatusOr<std::string> PlanExecuteGraphsForOm(const ir::Model& model) {
   LoweringOptions options;  // ModelV2's defaults: ge's own engines decide nothing here (no kernel is prepared)
+  options.plan_only = true;  // islands formed at compile time are loaded only with the .om
   GE_ASSIGN_OR_RETURN(std::unique_ptr<LoweredModel> lowered, LowerModel(model, options));
   return SerializeExecutePlan(lowered->plan);
 }

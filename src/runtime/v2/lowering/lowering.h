@@ -42,6 +42,9 @@ struct LoweringOptions {
   bool memoize_shape_values = true;
   // Islands FormStaticIslands made of the model (outlive the lowered model); null: none.
   const StaticIslands* islands = nullptr;
+  // Lowering only for its plan or sizes (`ge compile`, `ge inspect`), never run: StaticIsland nodes without their
+  // islands lower to placeholder kernels of the same shape.
+  bool plan_only = false;
   // Lower along this plan (an .om's EXECUTE_PLAN): its orders and converters, each checked against the IR; the
   // resulting graph sizes must match the plan's when it was made with the same fuse_compute. null: lowering decides.
   const ExecutePlan* plan = nullptr;

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "kernels/exec/prepared_kernel.h"
+#include "om/execute_plan.pb.h"
 #include "om/om_reader.h"
 #include "runtime/v2/lowering/extract_subgraph.h"
 
@@ -16,6 +17,7 @@ namespace {
 constexpr char kIslandDomain[] = "ge.v2";
 constexpr char kIslandOp[] = "StaticIsland";
 constexpr char kIslandAttr[] = "island";
+constexpr uint32_t kStaticIslandsVersion = 1;
 
 bool StaticTensor(const ir::Value* v) {
   return v != nullptr && IsPlainTensorDesc(v->desc()) && v->desc().shape.IsFullyKnown();
@@ -70,27 +72,34 @@ bool Convex(const std::unordered_set<const ir::Node*>& members) {
   return true;
 }
 
+// Loads a compiled island image on |device| (null: a default one of its own).
+StatusOr<std::shared_ptr<StaticIsland>> LoadIsland(std::shared_ptr<const std::vector<uint8_t>> image,
+                                                   rt::Device* device) {
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmReader> reader,
+                      om::OmReader::FromMemory(image->data(), image->size(), image));
+  if (reader->header().model_type != om::OmModelType::kStandard) {
+    return DataLoss("a static island is not a compiled model");
+  }
+  auto island = std::make_shared<StaticIsland>();
+  island->image = std::move(image);
+  if (device == nullptr) {
+    rt::DeviceOptions o;
+    o.intra_op_threads = 1;
+    GE_ASSIGN_OR_RETURN(island->owned_device, rt::CreateDefaultDevice(o));
+    device = island->owned_device.get();
+  }
+  GE_ASSIGN_OR_RETURN(island->model, SinkModel::Load(std::shared_ptr<const om::OmReader>(std::move(reader)), device));
+  return island;
+}
+
 // Compiles and loads one group; null (the group stays as it was) when v1 cannot take it.
 std::shared_ptr<StaticIsland> Build(ExtractedSubgraph& e, const StaticIslandOptions& options, size_t num_nodes) {
   StatusOr<std::vector<uint8_t>> bytes = options.compile(*e.model);
   if (!bytes.ok()) return nullptr;
-  auto image = std::make_shared<std::vector<uint8_t>>(std::move(*bytes));
-  StatusOr<std::unique_ptr<om::OmReader>> reader = om::OmReader::FromMemory(image->data(), image->size(), image);
-  if (!reader.ok()) return nullptr;
-  auto island = std::make_shared<StaticIsland>();
-  rt::Device* device = options.device;
-  if (device == nullptr) {
-    rt::DeviceOptions o;
-    o.intra_op_threads = 1;
-    StatusOr<std::unique_ptr<rt::Device>> d = rt::CreateDefaultDevice(o);
-    if (!d.ok()) return nullptr;
-    island->owned_device = std::move(*d);
-    device = island->owned_device.get();
-  }
-  StatusOr<std::unique_ptr<SinkModel>> sink =
-      SinkModel::Load(std::shared_ptr<const om::OmReader>(std::move(*reader)), device);
-  if (!sink.ok()) return nullptr;
-  island->model = std::move(*sink);
+  StatusOr<std::shared_ptr<StaticIsland>> loaded =
+      LoadIsland(std::make_shared<const std::vector<uint8_t>>(std::move(*bytes)), options.device);
+  if (!loaded.ok()) return nullptr;
+  std::shared_ptr<StaticIsland> island = std::move(*loaded);
   const auto& ins = island->model->inputs();
   const auto& outs = island->model->outputs();
   if (ins.size() != e.inputs.size() || outs.size() != e.outputs.size()) return nullptr;
@@ -152,15 +161,78 @@ StatusOr<std::unique_ptr<StaticIslands>> FormStaticIslands(ir::Model& model, con
   return out;
 }
 
+StatusOr<std::string> FormStaticIslandsForOm(ir::Model& model, const StaticIslandCompiler& compile, size_t min_nodes) {
+  StaticIslandOptions o;
+  o.compile = compile;
+  o.min_nodes = min_nodes;
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<StaticIslands> islands, FormStaticIslands(model, o));
+  if (islands->islands.empty()) return std::string();
+  proto::StaticIslandsProto p;
+  p.set_version(kStaticIslandsVersion);
+  for (const auto& island : islands->islands) {
+    proto::StaticIslandProto* ip = p.add_islands();
+    ip->set_om(island->image->data(), island->image->size());
+    ip->set_num_nodes(island->num_nodes);
+  }
+  std::string out;
+  if (!p.SerializeToString(&out)) return Internal("cannot serialize the static islands");
+  return out;
+}
+
+StatusOr<std::unique_ptr<StaticIslands>> LoadStaticIslands(const void* data, size_t size, rt::Device* device) {
+  proto::StaticIslandsProto p;
+  if (size > static_cast<size_t>(INT32_MAX) || !p.ParseFromArray(data, static_cast<int>(size))) {
+    return DataLoss("corrupt STATIC_ISLANDS partition");
+  }
+  if (p.version() != kStaticIslandsVersion) {
+    return DataLoss("STATIC_ISLANDS version " + std::to_string(p.version()) + ", this runtime reads " +
+                    std::to_string(kStaticIslandsVersion));
+  }
+  auto out = std::make_unique<StaticIslands>();
+  for (int i = 0; i < p.islands_size(); ++i) {
+    // A copy of its own (the protobuf field is not aligned for the weights the kernels read in place).
+    const std::string& bytes = p.islands(i).om();
+    auto image = std::make_shared<const std::vector<uint8_t>>(bytes.begin(), bytes.end());
+    StatusOr<std::shared_ptr<StaticIsland>> island = LoadIsland(std::move(image), device);
+    if (!island.ok()) return DataLoss("static island " + std::to_string(i) + ": " + island.status().ToString());
+    (*island)->num_nodes = p.islands(i).num_nodes();
+    out->islands.push_back(std::move(*island));
+  }
+  return out;
+}
+
 Status ConvertStaticIsland(NodeLowering& ctx) {
   const StaticIslands* all = ctx.model().options().islands;
   const int64_t id = ctx.node().attrs().GetInt(kIslandAttr, -1);
+  if (ctx.model().options().plan_only && (all == nullptr || id < 0 || static_cast<size_t>(id) >= all->islands.size())) {
+    // The same kernel, without its island (never run): outputs as the IR describes them.
+    auto data = std::make_shared<StaticIslandNode>();
+    for (const ValueRef& r : ctx.inputs()) data->in.push_back(r.slot);
+    for (ValueSlot* s : ctx.outputs()) data->out.push_back(s);
+    LoweringStats& stats = ctx.model().out().stats;
+    ++stats.static_islands;
+    const uint32_t node = ctx.AddMain(StaticIslandKernel, "StaticIsland", ctx.InputChains(false), 1, data);
+    ctx.AddReader(node);
+    for (int i = 0; i < static_cast<int>(data->out.size()); ++i) ctx.SetOutput(i, ChainRef{node, 0}, true);
+    return Status::Ok();
+  }
   if (all == nullptr || id < 0 || static_cast<size_t>(id) >= all->islands.size()) {
-    return Internal("static island node without its island");
+    return DataLoss("static island node '" + ctx.node().name() + "' names island " + std::to_string(id) +
+                    ", which the model does not have");
   }
   auto data = std::make_shared<StaticIslandNode>();
   data->island = all->islands[static_cast<size_t>(id)];
+  const auto& ins = data->island->model->inputs();
   const auto& outs = data->island->model->outputs();
+  // The node's values must be the island model's inputs and outputs, in order (a corrupt .om could pair others).
+  const ir::Node& n = ctx.node();
+  bool same = ins.size() == static_cast<size_t>(n.num_inputs()) && outs.size() == static_cast<size_t>(n.num_outputs());
+  for (size_t i = 0; same && i < ins.size(); ++i) same = n.input(i) != nullptr && n.input(i)->name() == ins[i].name;
+  for (size_t i = 0; same && i < outs.size(); ++i) same = n.output(i) != nullptr && n.output(i)->name() == outs[i].name;
+  if (!same) {
+    return DataLoss("static island node '" + n.name() + "' does not match the inputs and outputs of island " +
+                    std::to_string(id));
+  }
   for (const ValueRef& r : ctx.inputs()) data->in.push_back(r.slot);
   for (size_t i = 0; i < ctx.outputs().size(); ++i) {
     ValueSlot* s = ctx.outputs()[i];

@@ -4,7 +4,9 @@
 // (owned) IR by one node (domain "ge.v2", op "StaticIsland") that lowering turns into one StaticIsland kernel.
 //
 // Layering: runtime never links the compiler, so the compile step is injected (StaticIslandCompiler, supplied by
-// whoever owns both: tools, sessions, tests). Without one, no islands form.
+// whoever owns both: tools, sessions, tests). Without one, no islands form at load. `ge compile` forms them at
+// compile time instead (FormStaticIslandsForOm) and stores the compiled islands in the .om (STATIC_ISLANDS), which
+// ModelV2 loads without a compiler (LoadStaticIslands).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -32,6 +34,7 @@ struct StaticIslandOptions {
 // One island, shared by the replacement IR node (by index) and its runtime kernel.
 struct StaticIsland {
   std::unique_ptr<rt::Device> owned_device;  // declared first: outlives the SinkModel
+  std::shared_ptr<const std::vector<uint8_t>> image;  // the compiled .om the model was loaded from
   std::unique_ptr<SinkModel> model;
   size_t num_nodes = 0;  // IR nodes it replaced
 };
@@ -43,6 +46,15 @@ struct StaticIslands {
 // Finds, compiles and loads the islands of |model|'s top-level graph and rewrites that graph (each island becomes
 // one "ge.v2"::StaticIsland node). A group that fails to compile or load stays as it was.
 StatusOr<std::unique_ptr<StaticIslands>> FormStaticIslands(ir::Model& model, const StaticIslandOptions& options);
+
+// Compile time (`ge compile` of a dynamic model; compiler::CompileOptions::form_static_islands): forms the islands
+// of |model| as FormStaticIslands does (each compiled by |compile| and test-loaded) and returns the STATIC_ISLANDS
+// partition's bytes ("" when none formed; the IR is then unchanged).
+StatusOr<std::string> FormStaticIslandsForOm(ir::Model& model, const StaticIslandCompiler& compile, size_t min_nodes);
+
+// Load time: the islands a lowered .om carries (its STATIC_ISLANDS partition), each loaded as a SinkModel on
+// |device| (null: a default device per island). DataLoss names what is corrupt.
+StatusOr<std::unique_ptr<StaticIslands>> LoadStaticIslands(const void* data, size_t size, rt::Device* device);
 
 bool IsStaticIslandNode(const ir::Node& n);
 // The converter of a StaticIsland node (the islands come from LoweringOptions::islands).
