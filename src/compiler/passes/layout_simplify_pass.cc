@@ -10,6 +10,7 @@
 #include "compiler/passes/fusion_util.h"
 #include "compiler/passes/pass_util.h"
 #include "compiler/passes/passes.h"
+#include "ops/inplace.h"
 
 namespace ge::compiler {
 namespace {
@@ -17,17 +18,6 @@ namespace {
 bool KnownDims(const ir::Value* v, Dims* d) {
   if (v == nullptr || v->desc().kind != ValueKind::kTensor || !v->desc().shape.IsFullyKnown()) return false;
   *d = v->desc().shape.dims();
-  return true;
-}
-
-bool MovesOnlyUnitDims(const std::vector<int64_t>& perm, const Dims& in) {
-  int64_t last = -1;
-  for (int64_t p : perm) {
-    if (p < 0 || p >= static_cast<int64_t>(in.size())) return false;
-    if (in[p] == 1) continue;
-    if (p < last) return false;
-    last = p;
-  }
   return true;
 }
 
@@ -45,7 +35,9 @@ class LayoutSimplifyPass : public GraphLevelPass {
       if (IsOp(n, OpId::kTranspose) && scope.Removable(n) && n->num_inputs() == 1 && KnownDims(n->input(0), &in) &&
           KnownDims(n->output(0), &out) && !in.empty()) {
         std::vector<int64_t> perm = n->attrs().GetInts("perm", {});
-        if (perm.size() != in.size() || !MovesOnlyUnitDims(perm, in)) continue;
+        if (perm.size() != in.size() || !ops::TransposeMovesOnlyUnitDims(perm, in.data(), static_cast<int>(in.size()))) {
+          continue;
+        }
         std::string cname = n->name() + "/shape";
         while (g.FindValue(cname) != nullptr) cname += "_";
         ir::Value* shape = g.AddConstant(cname, Tensor::FromVector<int64_t>(std::vector<int64_t>(out.begin(), out.end()),

@@ -36,24 +36,11 @@ int InplaceInput(const ComputeNode& n) {
   return -1;
 }
 
-// Whether Transpose |n| at its inputs' current shapes only moves dims of size 1 (its output is its input's bytes).
+// Whether Transpose |n| at its input's current shape only moves dims of size 1 (its output is its input's bytes).
 bool TransposeMovesUnitDimsOnly(const ComputeNode& n) {
   const ValueSlot* in = n.in.empty() ? nullptr : n.in[0];
   if (in == nullptr) return false;
-  const int rank = in->t.shape.rank;
-  std::vector<int64_t> perm = n.node->attrs().GetInts("perm", {});
-  if (perm.empty()) {
-    for (int d = rank - 1; d >= 0; --d) perm.push_back(d);
-  }
-  if (static_cast<int>(perm.size()) != rank) return false;
-  int64_t last = -1;
-  for (int64_t p : perm) {
-    if (p < 0 || p >= rank) return false;
-    if (in->t.shape.dims[p] == 1) continue;
-    if (p < last) return false;
-    last = p;
-  }
-  return true;
+  return ops::TransposeMovesOnlyUnitDims(n.node->attrs().GetInts("perm", {}), in->t.shape.dims, in->t.shape.rank);
 }
 
 }  // namespace
