@@ -147,6 +147,39 @@ Status AssignVariables(ir::Graph& g, const std::map<std::string, std::vector<var
   return Status::Ok();
 }
 
+// A dynamic graph (runtime v2) reads its variables in the descs it declares: a variable an earlier graph's variable
+// acceleration stored in another desc cannot be read there (a static graph would read it through the road).
+Status RequireDeclaredVariableDescs(const ir::Graph& g, const var::VarManager& manager) {
+  for (const ir::Node* n : g.nodes()) {
+    if (!ops::IsOp(*n, ops::OpId::kGeVariable)) continue;
+    auto current = manager.GetCurVarDesc(n->name());
+    const TensorDesc& declared = n->output(0)->desc();
+    if (!current.ok() || (current->dtype == declared.dtype && current->format == declared.format &&
+                          current->shape.dims() == declared.shape.dims())) {
+      continue;
+    }
+    return FailedPrecondition("variable '" + n->name() + "' is stored as " + current->ToString() +
+                              " (variable acceleration of an earlier static graph changed it); this graph has dynamic "
+                              "shapes and reads it as declared, " + declared.ToString() +
+                              ": compile the session's graphs with ge.exec.variable_acc=0");
+  }
+  return Status::Ok();
+}
+
+// The VAR_INFO partition (where the model's variables live in the session's space), when it has variables; later
+// graphs of the session may count on what this one writes (VarIsInitializedOp folding).
+Status AddVarInfo(const ir::Graph& g, const std::map<std::string, uint64_t>& addresses, var::VarManager* variables,
+                  om::OmWriter* writer) {
+  if (addresses.empty()) return Status::Ok();
+  GE_ASSIGN_OR_RETURN(std::string var_info, var::SerializeVarInfo(*variables));
+  GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kVarInfo, std::move(var_info)));
+  for (const ir::Node* n : g.nodes()) {
+    if (!ops::IsAssignOp(*n)) continue;
+    if (const ir::Node* var = ops::RefVariable(n->input(0))) variables->SetVarInitialized(var->name());
+  }
+  return Status::Ok();
+}
+
 // Hybrid execution at compile time: the static islands of a dynamic model, each compiled by this compiler with the
 // model's options (no symbolic dims, no lowering), as the STATIC_ISLANDS partition's bytes ("" when none formed).
 StatusOr<std::string> FormStaticIslands(ir::Model& model, const CompileOptions& options, const PassContext& ctx,
@@ -246,17 +279,29 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
       r->notes.push_back("this dynamic model keeps its ONNX external data in the .om (static models reference it)");
     }
     wo.dynamic = true;
-    if (!options.lower_for_runtime_v2) return om::MakeIrOmWriter(model, wo);
-    std::string islands;
-    if (options.form_static_islands) {
-      GE_ASSIGN_OR_RETURN(islands, FormStaticIslands(model, options, ctx, r));
+    // Runtime v2 reads and writes the session's variables in their declared descs (no variable acceleration).
+    std::map<std::string, uint64_t> variable_addresses;
+    GE_RETURN_IF_ERROR(RequireDeclaredVariableDescs(*model.graph, *variables));
+    GE_RETURN_IF_ERROR(AssignVariables(*model.graph, {}, ctx.engines, variables, &variable_addresses));
+    std::unique_ptr<om::OmWriter> writer;
+    if (!options.lower_for_runtime_v2) {
+      GE_ASSIGN_OR_RETURN(writer, om::MakeIrOmWriter(model, wo));
+    } else {
+      std::string islands;
+      if (options.form_static_islands) {
+        GE_ASSIGN_OR_RETURN(islands, FormStaticIslands(model, options, ctx, r));
+      }
+      auto plan = options.lower_for_runtime_v2(model);
+      if (!plan.ok()) return plan.status().WithContext("lowering for runtime v2");
+      wo.model_type = om::OmModelType::kLowered;
+      GE_ASSIGN_OR_RETURN(writer, om::MakeIrOmWriter(model, wo));
+      GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kExecutePlan, std::move(*plan)));
+      if (!islands.empty()) {
+        GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kStaticIslands, std::move(islands)));
+      }
     }
-    auto plan = options.lower_for_runtime_v2(model);
-    if (!plan.ok()) return plan.status().WithContext("lowering for runtime v2");
-    wo.model_type = om::OmModelType::kLowered;
-    GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmWriter> writer, om::MakeIrOmWriter(model, wo));
-    GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kExecutePlan, std::move(*plan)));
-    if (!islands.empty()) GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kStaticIslands, std::move(islands)));
+    GE_RETURN_IF_ERROR(AddVarInfo(*model.graph, variable_addresses, variables, writer.get()));
+    for (const auto& [name, address] : variable_addresses) r->variables.push_back(name);
     return writer;
   }
   // The activation layout of convolution chains (DESIGN.md §3 format selection); NCHW leaves every value plain.
@@ -361,15 +406,8 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   if (!cm.weights.empty()) {
     GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kWeightsData, std::move(cm.weights)));
   }
-  if (!bo.variable_addresses.empty()) {
-    GE_ASSIGN_OR_RETURN(std::string var_info, var::SerializeVarInfo(*variables));
-    GE_RETURN_IF_ERROR(writer->AddPartition(om::PartitionType::kVarInfo, std::move(var_info)));
-    // Later graphs of the session may count on what this one writes (VarIsInitializedOp folding).
-    for (const ir::Node* n : model.graph->nodes()) {
-      if (!ops::IsAssignOp(*n)) continue;
-      if (const ir::Node* var = ops::RefVariable(n->input(0))) variables->SetVarInitialized(var->name());
-    }
-  }
+  GE_RETURN_IF_ERROR(AddVarInfo(*model.graph, bo.variable_addresses, variables, writer.get()));
+  for (const auto& [name, address] : bo.variable_addresses) r->variables.push_back(name);
   return writer;
 }
 

@@ -98,6 +98,8 @@ struct CompileReport {
   std::vector<std::string> external_weight_files;
   // Variables whose stored desc this compile changed (variable acceleration): the session converts their bytes.
   std::vector<std::string> changed_variables;
+  // Every session variable the model's graph reads or writes (by name; VAR_INFO places them).
+  std::vector<std::string> variables;
   // Of the FileConstant nodes, those reading the model's ONNX external data in place, and those data files.
   int external_data_tensors = 0;
   uint64_t external_data_bytes = 0;

@@ -1,6 +1,6 @@
 // Session graphs with symbolic dims run on runtime v2: RunGraph / RunGraphAsync at any size with outputs at their
-// run-time shapes; what needs a static memory plan (LoadGraph, feature memory bases, RunGraphWithStreamAsync) and
-// variables in dynamic graphs are clear Unimplemented errors.
+// run-time shapes; what needs a static memory plan (LoadGraph, feature memory bases, RunGraphWithStreamAsync) is a
+// clear Unimplemented error. Variables in dynamic graphs: dynamic_variables_test.cc.
 #include <gtest/gtest.h>
 
 #include <condition_variable>
@@ -98,20 +98,6 @@ TEST_F(DynamicGraphTest, CompiledSummaryAndStaticOnlyCalls) {
   st = s.RunGraph(1, {in}, out);
   ASSERT_TRUE(st.ok()) << st.ToString();
   ExpectReluPlusOne(in, out.at(0));
-}
-
-TEST_F(DynamicGraphTest, VariablesInDynamicGraphsAreRefused) {
-  Session s;
-  Graph g("dyn_var");
-  Tensor init = Tensor::FromVector<float>({1, 2, 3, 4}, {4});
-  auto v = g.Variable("v", DataType::kFloat, {4}, &init);
-  auto x = g.Input("x", DataType::kFloat, {-1, 4});
-  g.AddOutput(g.Op1("Add", {x, v}));
-  ASSERT_TRUE(s.AddGraph(1, g).ok());
-  std::vector<Tensor> out;
-  Status st = s.RunGraph(1, {Rows(2)}, out);
-  EXPECT_EQ(st.code(), StatusCode::kUnimplemented) << st.ToString();
-  EXPECT_NE(st.message().find("variables"), std::string::npos) << st.ToString();
 }
 
 }  // namespace

@@ -127,17 +127,6 @@ Status Session::Impl::Add(uint32_t graph_id, const Graph& graph, const Options& 
 
 namespace {
 
-// Runtime v2 runs ge::Variable nodes on its reference kernels, which do not address the session's VarManager.
-bool HasVariables(const ir::Graph& g) {
-  for (const ir::Node* n : g.nodes()) {
-    if (ops::IsOp(*n, ops::OpId::kGeVariable)) return true;
-    for (const auto& [attr, sub] : n->subgraphs()) {
-      if (sub != nullptr && HasVariables(*sub)) return true;
-    }
-  }
-  return false;
-}
-
 std::vector<TensorInfo> InfoOf(const std::vector<ir::Value*>& values) {
   std::vector<TensorInfo> out;
   for (const ir::Value* v : values) {
@@ -147,20 +136,21 @@ std::vector<TensorInfo> InfoOf(const std::vector<ir::Value*>& values) {
   return out;
 }
 
+// A graph with dynamic shapes: runs on runtime v2, which reads and writes the session's variables in place.
 StatusOr<std::shared_ptr<const CompiledGraph>> CompiledDynamic(const GraphEntry& entry, const ir::Model& work,
                                                                std::vector<uint8_t> bytes,
-                                                               const compiler::CompileReport& report) {
-  if (HasVariables(*work.graph)) {
-    return Unimplemented(GraphName(entry.id) + " has dynamic shapes (" + report.dynamic_reason +
-                         ") and variables: runtime v2 cannot address the session's variables yet; fix the "
-                         "shapes (static graphs run with variables) or keep variables out of dynamic graphs");
-  }
+                                                               const compiler::CompileReport& report,
+                                                               const var::VarManager& variables) {
   auto image = std::make_shared<std::vector<uint8_t>>(std::move(bytes));
   auto reader = om::OmReader::FromMemory(image->data(), image->size(), image);
   if (!reader.ok()) return reader.status().WithContext(GraphName(entry.id));
   auto compiled = std::make_shared<CompiledGraph>();
   compiled->om = std::move(*reader);
   compiled->dynamic = true;
+  for (const std::string& name : report.variables) {
+    GE_ASSIGN_OR_RETURN(compiled->variables[name], variables.GetCurVarDesc(name));
+    compiled->summary.variables.push_back(name);
+  }
   CompiledGraphSummary& s = compiled->summary;
   s.is_static = false;
   s.inputs = InfoOf(work.graph->inputs());    // unknown dims are -1
@@ -182,7 +172,7 @@ StatusOr<std::shared_ptr<const CompiledGraph>> Session::Impl::Compile(const Grap
   compiler::CompileReport report;
   auto bytes = compiler::CompileToOm(*work, co, &report);
   if (!bytes.ok()) return bytes.status().WithContext(GraphName(entry.id));
-  if (!report.static_model) return CompiledDynamic(entry, *work, std::move(*bytes), report);
+  if (!report.static_model) return CompiledDynamic(entry, *work, std::move(*bytes), report, *variables);
   for (const std::string& name : report.changed_variables) {
     Status s = session::ConvertVariableMemory(variables.get(), &context->device(), name);
     if (!s.ok()) return s.WithContext(GraphName(entry.id));
@@ -235,6 +225,7 @@ StatusOr<std::shared_ptr<runtime::v2::ModelV2>> Session::Impl::LoadV2(const Grap
   if (!s.ok()) return s.WithContext(GraphName(entry.id));
   o.intra_op_threads = context->device().intra_op_threads();
   o.device = &context->device();
+  o.variables = variables;
   auto model = runtime::v2::ModelV2::Load(entry.compiled->om, o);
   if (!model.ok()) return model.status().WithContext(GraphName(entry.id));
   return std::shared_ptr<runtime::v2::ModelV2>(std::move(*model));

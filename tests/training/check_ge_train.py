@@ -2,7 +2,7 @@
 """`ge train` on the MLP of make_mlp_training.py: N steps of its ONNX training algorithm must give the numpy
 reference's variables (relative L2 error <= 1e-5 each, T exactly, no NaN or Inf).
 
-usage: check_ge_train.py --ge GE_BINARY [--steps N] [--work DIR]
+usage: check_ge_train.py --ge GE_BINARY [--steps N] [--work DIR] [--dynamic-batch]
        check_ge_train.py --self-test [--steps N] [--work DIR]
 --self-test runs the model's training graphs with a small numpy evaluator instead of ge, in float64 (must match
 the reference to 1e-6: the ONNX model and the reference compute the same thing) and in float32 (must pass the check
@@ -233,11 +233,13 @@ def main():
     what.add_argument("--self-test", action="store_true", help="check the model and reference without ge")
     parser.add_argument("--steps", type=int, default=make_mlp_training.DEFAULT_STEPS)
     parser.add_argument("--work", help="working directory (default: a temporary one, kept on failure)")
+    parser.add_argument("--dynamic-batch", action="store_true",
+                        help='the model declares its batch dim "N": the step has dynamic shapes (runtime v2)')
     args = parser.parse_args()
 
     work = args.work or tempfile.mkdtemp(prefix="ge_train_")
     os.makedirs(work, exist_ok=True)
-    initial, final, min_abs_z = make_mlp_training.generate(work, args.steps)
+    initial, final, min_abs_z = make_mlp_training.generate(work, args.steps, args.dynamic_batch)
     print(f"reference: {args.steps} steps, loss {initial:.6f} -> {final:.6f}, min |Z| {min_abs_z:.2e}")
     if min_abs_z < make_mlp_training.MIN_SAFE_ABS_Z:
         print("warning: a ReLU input came so close to 0 that float32 rounding may flip its mask and fail the check")

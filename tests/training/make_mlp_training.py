@@ -2,7 +2,8 @@
 """Writes an ONNX model of a small MLP that carries a TrainingInfoProto (one full-batch gradient-descent step with
 ONNX's preview-training Momentum), its training data and the numpy reference of N training steps.
 
-usage: make_mlp_training.py --out DIR [--steps N]
+usage: make_mlp_training.py --out DIR [--steps N] [--dynamic-batch]
+--dynamic-batch declares the batch dim of X, P and Y symbolic ("N"): the data stays [64, ...].
 writes DIR/mlp_train.onnx, DIR/X.npy, DIR/Y.npy, DIR/init/<parameter>.npy (the initial W1, B1, W2, B2, for
 programs that build the model themselves), DIR/expected/<variable>.npy and DIR/expected/loss.npy"""
 import argparse
@@ -81,7 +82,7 @@ def float_info(name, shape):
     return tensor_info(name, TensorProto.FLOAT, shape)
 
 
-def inference_graph(init_values):
+def inference_graph(init_values, batch=BATCH):
     nodes = [
         helper.make_node("MatMul", ["X", "W1"], ["XW1"]),
         helper.make_node("Add", ["XW1", "B1"], ["Z"]),
@@ -90,11 +91,11 @@ def inference_graph(init_values):
         helper.make_node("Add", ["HW2", "B2"], ["P"]),
     ]
     initializers = [numpy_helper.from_array(v, name) for name, v in init_values.items()]
-    return helper.make_graph(nodes, "mlp", [float_info("X", [BATCH, N_IN])], [float_info("P", [BATCH, N_OUT])],
+    return helper.make_graph(nodes, "mlp", [float_info("X", [batch, N_IN])], [float_info("P", [batch, N_OUT])],
                              initializers)
 
 
-def algorithm_graph():
+def algorithm_graph(batch=BATCH):
     """One training step. Per onnx.proto (TrainingInfoProto.algorithm) it runs as the concatenation of
     ModelProto.graph and this graph, so it uses the inference graph's input X, its values Z, H, P and its
     initializers by name without redeclaring them; only Y is a new input."""
@@ -131,7 +132,7 @@ def algorithm_graph():
     outputs = [float_info("loss", [])]
     outputs += [float_info(v + "_new", SHAPES[v]) for v in PARAMS + VELOCITIES]
     outputs += [tensor_info("T_new", TensorProto.INT64, [])]
-    return helper.make_graph(nodes, "mlp_train_step", [float_info("Y", [BATCH, N_OUT])], outputs, initializers)
+    return helper.make_graph(nodes, "mlp_train_step", [float_info("Y", [batch, N_OUT])], outputs, initializers)
 
 
 def initialization_graph():
@@ -163,14 +164,17 @@ def check_training_model(model):
         onnx.checker.check_model(standalone, full_check=True)
 
 
-def build_model(init_values):
-    model = helper.make_model(inference_graph(init_values), ir_version=8,
+def build_model(init_values, dynamic_batch=False):
+    """dynamic_batch: the batch dim of X, P and Y is the symbol "N" (the step then has dynamic shapes; the loss
+    scale grad_scale stays that of the 64-row data)."""
+    batch = "N" if dynamic_batch else BATCH
+    model = helper.make_model(inference_graph(init_values, batch), ir_version=8,
                               opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(TRAINING_DOMAIN, 1)],
                               producer_name="ge tests/training/make_mlp_training.py")
     update_binding = [(v, v + "_new") for v in PARAMS + VELOCITIES + ["T"]]
     init_binding = [(v, v + "_zero") for v in VELOCITIES]
     model.training_info.append(
-        helper.make_training_info(algorithm_graph(), update_binding, initialization_graph(), init_binding))
+        helper.make_training_info(algorithm_graph(batch), update_binding, initialization_graph(), init_binding))
     return model
 
 
@@ -221,13 +225,13 @@ def train_reference(init_values, x, y, steps):
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def generate(out_dir, steps=DEFAULT_STEPS):
+def generate(out_dir, steps=DEFAULT_STEPS, dynamic_batch=False):
     """Writes everything into out_dir; returns (initial loss, final loss, min |Z|)."""
     for sub in ("expected", "init"):
         os.makedirs(os.path.join(out_dir, sub), exist_ok=True)
     x, y = make_data()
     init_values = initial_initializers()
-    model = build_model(init_values)
+    model = build_model(init_values, dynamic_batch)
     check_training_model(model)
     onnx.save(model, os.path.join(out_dir, "mlp_train.onnx"))
     np.save(os.path.join(out_dir, "X.npy"), x)
@@ -248,8 +252,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", required=True, help="output directory")
     parser.add_argument("--steps", type=int, default=DEFAULT_STEPS, help="training steps of the reference")
+    parser.add_argument("--dynamic-batch", action="store_true", help='batch dim of X, P and Y declared as "N"')
     args = parser.parse_args()
-    initial, final, min_abs_z = generate(args.out, args.steps)
+    initial, final, min_abs_z = generate(args.out, args.steps, args.dynamic_batch)
     print(f"mlp_train.onnx: {args.steps} steps, loss {initial:.6f} -> {final:.6f}, min |Z| {min_abs_z:.2e}, "
           f"written to {args.out}")
     if min_abs_z < MIN_SAFE_ABS_Z:

@@ -40,7 +40,8 @@ class VariableStore {
   // a later use with another dtype or shape is an error naming both.
   virtual StatusOr<Tensor> Variable(const std::string& name, const TensorDesc& desc, const Tensor* init_value) = 0;
   virtual bool IsInitialized(const std::string& name) const = 0;
-  virtual void SetInitialized(const std::string& name) = 0;
+  // After every write of the variable (Assign/AssignAdd/AssignSub): it now holds a value.
+  virtual void Written(const std::string& name) = 0;
 };
 
 struct KernelContext {

@@ -5,6 +5,8 @@
 
 #include "kernels/builtin_engines.h"
 #include "om/ir_om.h"
+#include "ops/op_id.h"
+#include "var/var_info.h"
 #include "runtime/v2/kernels/compute_record.h"
 #include "runtime/v2/kernels/node_data.h"
 #include "runtime/v2/allocator_front.h"
@@ -122,13 +124,14 @@ Status ModelV2Options::ApplyGeOptions(const std::map<std::string, std::string>& 
 
 StatusOr<std::unique_ptr<ModelV2>> ModelV2::Load(std::unique_ptr<ir::Model> model, const ModelV2Options& options,
                                                  std::string name, std::shared_ptr<const void> keep_alive) {
-  return Create(std::move(model), options, std::move(name), std::move(keep_alive), nullptr, nullptr);
+  return Create(std::move(model), options, std::move(name), std::move(keep_alive), nullptr, nullptr, {});
 }
 
 StatusOr<std::unique_ptr<ModelV2>> ModelV2::Create(std::unique_ptr<ir::Model> model, const ModelV2Options& options,
                                                    std::string name, std::shared_ptr<const void> keep_alive,
                                                    std::unique_ptr<ExecutePlan> plan,
-                                                   std::unique_ptr<StaticIslands> islands) {
+                                                   std::unique_ptr<StaticIslands> islands,
+                                                   om::ByteSpan var_info) {
   if (model == nullptr || model->graph == nullptr) return InvalidArgument("ModelV2::Load: no model");
   auto m = std::unique_ptr<ModelV2>(new ModelV2);
   m->keep_alive_ = std::move(keep_alive);
@@ -136,7 +139,7 @@ StatusOr<std::unique_ptr<ModelV2>> ModelV2::Create(std::unique_ptr<ir::Model> mo
   m->owned_model_ = std::move(model);
   m->plan_ = std::move(plan);
   m->islands_ = std::move(islands);
-  GE_RETURN_IF_ERROR(m->Init(options));
+  GE_RETURN_IF_ERROR(m->Init(options, var_info));
   return m;
 }
 
@@ -164,11 +167,59 @@ StatusOr<std::unique_ptr<ModelV2>> ModelV2::Load(std::shared_ptr<const om::OmRea
     GE_ASSIGN_OR_RETURN(islands, LoadStaticIslands(bytes.data, bytes.size, options.device));
   }
   std::string name = om->header().name;
-  return Create(std::move(model), options, std::move(name), std::move(om), std::move(plan), std::move(islands));
+  const om::ByteSpan var_info = om->partition(om::PartitionType::kVarInfo);  // the bytes live as long as |om|
+  return Create(std::move(model), options, std::move(name), std::move(om), std::move(plan), std::move(islands),
+                var_info);
 }
 
-Status ModelV2::Init(const ModelV2Options& options) {
+namespace {
+
+void CollectVariables(const ir::Graph& g, std::vector<const ir::Node*>* out) {
+  for (const ir::Node* n : g.nodes()) {
+    if (ops::IsOp(*n, ops::OpId::kGeVariable)) out->push_back(n);
+    for (const auto& [attr, sub] : n->subgraphs()) {
+      if (sub != nullptr) CollectVariables(*sub, out);
+    }
+  }
+}
+
+}  // namespace
+
+Status ModelV2::InitVariables(const ModelV2Options& options, om::ByteSpan var_info) {
+  std::vector<const ir::Node*> nodes;
+  CollectVariables(*owned_model_->graph, &nodes);
+  if (nodes.empty()) return Status::Ok();
+  const std::string what = "model '" + name_ + "'";
+  variables_ = options.variables;
+  if (variables_ == nullptr) {
+    if (options.device == nullptr) {
+      return FailedPrecondition(what + " has variables: it needs a device for their memory (ModelV2Options::device)");
+    }
+    if (var_info.empty()) {
+      return FailedPrecondition(what + " has variables but no VAR_INFO placing them: compile it with `ge compile` "
+                                "or run it in a session");
+    }
+    variables_ = std::make_shared<var::VarManager>(/*session_id=*/0, options.device);
+    GE_RETURN_IF_ERROR(variables_->Init(var::VarManagerOptions()));
+  }
+  if (!var_info.empty()) {
+    Status s = var::RestoreVarInfo(var_info.data, var_info.size, variables_.get());
+    if (!s.ok()) return s.WithContext(what + ": VAR_INFO");
+  }
+  for (const ir::Node* n : nodes) {
+    const Tensor* init = n->attrs().GetTensor("_init_value");
+    if (init == nullptr) continue;
+    Status s = variables_->SetInitValue(n->name(), *init);
+    if (!s.ok()) return s.WithContext(what + ": variable '" + n->name() + "'");
+  }
+  variable_store_ = std::make_unique<SessionVariables>(variables_);
+  return Status::Ok();
+}
+
+Status ModelV2::Init(const ModelV2Options& options, om::ByteSpan var_info) {
+  GE_RETURN_IF_ERROR(InitVariables(options, var_info));
   LoweringOptions lo;
+  lo.variables = variable_store_.get();
   lo.engines = options.engines.empty() ? kernels::BuiltinEngines() : options.engines;
   lo.settings.seed = options.seed;
   lo.settings.intra_op_threads = options.intra_op_threads < 1 ? 1 : options.intra_op_threads;

@@ -25,6 +25,8 @@
 #include "runtime/v2/executor.h"
 #include "runtime/v2/lowering/lowering.h"
 #include "runtime/v2/lowering/static_island.h"
+#include "runtime/v2/session_variables.h"
+#include "var/var_manager.h"
 
 namespace ge::runtime::v2 {
 
@@ -54,6 +56,9 @@ struct ModelV2Options {
   size_t static_island_min_nodes = 8;  // ge.exec.v2StaticIslandMinNodes; 0: no islands
   // Time every Main kernel (`ge run --profile`; the sequential order, two clock reads per node): see Profile().
   bool profile = false;
+  // The session's variables (seed 000), shared with its other graphs; the .om's VAR_INFO is restored into them.
+  // null: a model with variables gets its own manager (on |device|, which it then needs).
+  std::shared_ptr<var::VarManager> variables;
 
   // Applies GE option keys this runtime reads (ge.exec.v2Executor, ge.exec.v2KernelCacheCapacity: prepared kernels
   // kept per node, ge.exec.staticMemoryPolicy, ge.exec.v2StaticIslandMinNodes); others are ignored.
@@ -87,6 +92,8 @@ class ModelV2 final : public ExecutableModel {
   uint64_t kernels_prepared() const;
   // Runs in which a shape-derived node was skipped, summed over nodes (for tests and statistics).
   uint64_t memo_skips() const;
+  // The variables the model's Variable nodes address (the session's, or the model's own); null: none.
+  const std::shared_ptr<var::VarManager>& variables() const { return variables_; }
   // Outputs that took over the block of an input dying at their node (in place), since load.
   uint64_t inplace_takes() const { return lowered_ != nullptr ? lowered_->state.inplace_takes : 0; }
   // Run-time memory (between runs: nothing is in use but what runs keep): the caching allocator's figures, the
@@ -128,9 +135,13 @@ class ModelV2 final : public ExecutableModel {
   static StatusOr<std::unique_ptr<ModelV2>> Create(std::unique_ptr<ir::Model> model, const ModelV2Options& options,
                                                    std::string name, std::shared_ptr<const void> keep_alive,
                                                    std::unique_ptr<ExecutePlan> plan,
-                                                   std::unique_ptr<StaticIslands> islands);
+                                                   std::unique_ptr<StaticIslands> islands,
+                                                   om::ByteSpan var_info = {});
   ModelV2() = default;
-  Status Init(const ModelV2Options& options);
+  Status Init(const ModelV2Options& options, om::ByteSpan var_info);
+  // Places the model's variables (|var_info|: the .om's VAR_INFO, may be empty) in the session's manager or the
+  // model's own; sets their init values.
+  Status InitVariables(const ModelV2Options& options, om::ByteSpan var_info);
   Status BindInputs(const std::vector<Value>& inputs);
   Status CollectOutputs(std::vector<Value>* outputs);
   void ReleaseRun(bool failed);
@@ -138,6 +149,8 @@ class ModelV2 final : public ExecutableModel {
   std::shared_ptr<const void> keep_alive_;  // what the IR's constants borrow; declared first, destroyed last
   std::unique_ptr<ir::Model> owned_model_;
   std::unique_ptr<Allocator> allocator_;        // outlives the lowered model's slots
+  std::shared_ptr<var::VarManager> variables_;  // null: the model has no variables
+  std::unique_ptr<SessionVariables> variable_store_;  // outlives the lowered model (its RefNodes point at it)
   std::unique_ptr<StaticIslands> islands_;
   std::unique_ptr<ExecutePlan> plan_;  // a kLowered .om's EXECUTE_PLAN; null: lowering decides
   std::unique_ptr<LoweredModel> lowered_;

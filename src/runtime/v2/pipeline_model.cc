@@ -52,12 +52,22 @@ StatusOr<std::vector<size_t>> AssignStages(const std::vector<ir::Node*>& order, 
       top = std::max(top, stage[i]);
     }
     for (size_t i = 0; i < order.size(); ++i) {
-      for (const ir::Value* v : order[i]->inputs()) {
+      std::vector<ir::Value*> reads = order[i]->inputs();
+      for (ir::Value* v : CapturedValues(*order[i], *order[i]->graph())) reads.push_back(v);
+      for (const ir::Value* v : reads) {
         if (v == nullptr || v->producer() == nullptr) continue;
         auto it = of.find(v->producer());
         if (it != of.end() && it->second > stage[i]) {
           return InvalidArgument("node '" + order[i]->name() + "' (pipeline_stage " + std::to_string(stage[i]) +
                                  ") reads '" + v->name() + "' made in the later stage " + std::to_string(it->second));
+        }
+      }
+      for (const ir::Node* c : order[i]->control_inputs()) {
+        auto it = of.find(c);
+        if (it != of.end() && it->second > stage[i]) {
+          return InvalidArgument("node '" + order[i]->name() + "' (pipeline_stage " + std::to_string(stage[i]) +
+                                 ") must run after '" + c->name() + "' (control edge), which is in the later stage " +
+                                 std::to_string(it->second));
         }
       }
     }
@@ -106,12 +116,18 @@ StatusOr<std::unique_ptr<PipelineModel>> PipelineModel::Load(std::unique_ptr<ir:
   if (model == nullptr || model->graph == nullptr) return InvalidArgument("pipeline: no model");
   const ir::Graph& g = *model->graph;
   GE_ASSIGN_OR_RETURN(std::vector<ir::Node*> order, g.TopologicalOrder());
-  for (const ir::Node* n : order) {
-    if (!n->subgraphs().empty()) {
-      return Unimplemented("pipeline: node '" + n->name() + "' owns subgraphs; stages cannot split control flow yet");
-    }
-    if (!n->control_inputs().empty()) {
-      return Unimplemented("pipeline: node '" + n->name() + "' has control edges; stages cannot carry them yet");
+  // Control flow moves into a stage whole (its subgraphs copied); what they capture is read like an input, so its
+  // producer must come first in the order the stages cut (the graph's order counts data and control edges only).
+  std::unordered_map<const ir::Node*, size_t> position;
+  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i]->subgraphs().empty()) continue;
+    for (const ir::Value* v : CapturedValues(*order[i], g)) {
+      auto it = v->producer() != nullptr ? position.find(v->producer()) : position.end();
+      if (it != position.end() && it->second > i) {
+        return Unimplemented("pipeline: node '" + order[i]->name() + "' captures '" + v->name() +
+                             "', which its graph's order makes later");
+      }
     }
   }
   size_t num_stages = 0;

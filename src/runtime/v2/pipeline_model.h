@@ -48,9 +48,10 @@ struct PipelineStageInfo {
 
 class PipelineModel {
  public:
-  // InvalidArgument for a partition that cannot be a pipeline (a stage number decreasing along an edge, more
-  // stages than nodes); Unimplemented for graphs the stages cannot split yet (top-level control flow, control
-  // edges). Stage models that fail to load fail the load, naming the stage.
+  // InvalidArgument for a partition that cannot be a pipeline (a stage number decreasing along a data, capture or
+  // control edge; more stages than nodes). A control-flow node goes into one stage whole; a value its subgraphs
+  // capture travels like an input; control edges inside a stage stay, those between stages hold by the stage
+  // order. Stage models that fail to load fail the load, naming the stage.
   static StatusOr<std::unique_ptr<PipelineModel>> Load(std::unique_ptr<ir::Model> model, const PipelineOptions& options,
                                                        std::shared_ptr<const void> keep_alive = nullptr);
   ~PipelineModel();  // stops and joins the workers

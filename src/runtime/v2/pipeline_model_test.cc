@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "base/compare.h"
@@ -151,23 +152,78 @@ TEST(PipelineModel, AFailingRequestIsNamedAndTheNextBatchRuns) {
   EXPECT_EQ((*p)->ExecuteBatch({{}}, &out).code(), StatusCode::kInvalidArgument);
 }
 
-TEST(PipelineModel, ControlFlowIsNotSplitYet) {
-  auto p = PipelineModel::Load(Parse(R"(opset "" 17
-graph g(%c: bool[], %x: float32[2]) {
-  if: %y = If(%c)
+// Stage 0: h = Tanh(x·w), c = rows > 4. Stage 1: an If whose branches capture h (made in stage 0), a node that
+// must wait for stage 0's Tanh (control edge across stages) and one that waits for the If (inside the stage).
+std::string ControlFlowText(bool stage_attrs) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-0.2f, 0.2f);
+  auto at = [&](int stage) { return stage_attrs ? " {pipeline_stage = " + std::to_string(stage) + "}" : std::string(); };
+  std::string t = "opset \"\" 17\ngraph g(%x: float32[?,64]) {\n  const %w: float32[64,64] = [";
+  for (int j = 0; j < 64 * 64; ++j) t += (j ? ", " : "") + std::to_string(u(rng));
+  t += "]\n  const %first: int64[] = [0]\n  const %four: int64[] = [4]\n";
+  t += "  mm: %m = MatMul(%x, %w)" + at(0) + "\n";
+  t += "  th: %h = Tanh(%m)" + at(0) + "\n";
+  t += "  sh: %sh = Shape(%x)" + at(0) + "\n";
+  t += "  rows: %n = Gather(%sh, %first) {axis = 0" + std::string(stage_attrs ? ", pipeline_stage = 0" : "") + "}\n";
+  t += "  gt: %c = Greater(%n, %four)" + at(0) + "\n";
+  t += "  if: %y = If(%c)" + at(1) + R"(
     then_branch = graph t() {
-      n: %a = Neg(%x)
+      n: %a = Neg(%h)
       return %a
     }
     else_branch = graph e() {
-      n: %b = Abs(%x)
+      n: %b = Exp(%h)
+      return %b
+    }
+)";
+  t += "  ab: %z = Abs(%x)" + at(1) + " ^th\n";
+  t += "  ng: %q = Neg(%z)" + at(1) + " ^if\n";
+  t += "  add: %out = Add(%y, %q)" + at(1) + "\n";
+  t += "  return %out\n}\n";
+  return t;
+}
+
+TEST(PipelineModel, ControlFlowAndControlEdgesSplitAcrossStages) {
+  for (bool attrs : {true, false}) {
+    for (size_t stages : {2, 3}) {
+      if (attrs && stages != 2) continue;
+      SCOPED_TRACE(std::string(attrs ? "pipeline_stage attributes" : "balanced") + ", stages " +
+                   std::to_string(stages));
+      PipelineOptions o;
+      o.stages = stages;
+      auto p = PipelineModel::Load(Parse(ControlFlowText(attrs)), o);
+      ASSERT_TRUE(p.ok()) << p.status().ToString();
+      ASSERT_EQ((*p)->stages().size(), stages);
+      if (attrs) {
+        // h crosses to stage 1 for the If's branches (a capture) though no stage-1 node reads it by an edge.
+        const auto& outs = (*p)->stages()[0].outputs;
+        EXPECT_NE(std::find(outs.begin(), outs.end(), "h"), outs.end());
+      }
+      // Batches of up to 4 rows take the else branch, larger ones the then branch.
+      ExpectSameAsOneModel(**p, ControlFlowText(false), {1, 3, 16, 2, 7, 40});
+    }
+  }
+}
+
+TEST(PipelineModel, ACaptureFromALaterStageIsRefused) {
+  auto p = PipelineModel::Load(Parse(R"(opset "" 17
+graph g(%c: bool[], %x: float32[2]) {
+  ng: %h = Neg(%x) {pipeline_stage = 1}
+  if: %y = If(%c) {pipeline_stage = 0}
+    then_branch = graph t() {
+      n: %a = Abs(%h)
+      return %a
+    }
+    else_branch = graph e() {
+      n: %b = Exp(%h)
       return %b
     }
   return %y
 })"),
-                                PipelineOptions());
+                               PipelineOptions());
   ASSERT_FALSE(p.ok());
-  EXPECT_EQ(p.status().code(), StatusCode::kUnimplemented);
+  EXPECT_EQ(p.status().code(), StatusCode::kInvalidArgument) << p.status().ToString();
+  EXPECT_NE(p.status().message().find("'h'"), std::string::npos) << p.status().ToString();
 }
 
 }  // namespace

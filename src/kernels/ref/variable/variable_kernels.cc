@@ -44,7 +44,7 @@ Status CheckRefValue(const KernelContext& ctx, const Tensor** ref, const Tensor*
 
 void MarkAssigned(KernelContext& ctx) {
   if (!ctx.variables || !ctx.node) return;
-  if (const ir::Node* var = ops::RefVariable(ctx.node->input(0))) ctx.variables->SetInitialized(var->name());
+  if (const ir::Node* var = ops::RefVariable(ctx.node->input(0))) ctx.variables->Written(var->name());
 }
 
 Status RunAssign(KernelContext& ctx) {

@@ -33,6 +33,7 @@ struct RefNode {
   std::unique_ptr<ref::SubgraphRunner> own_runner;
   uint64_t seed = 0;
   mutable std::unique_ptr<std::mt19937_64> rng;  // random ops; made on first use (2.5 KB)
+  ref::VariableStore* variables = nullptr;  // variable ops (LoweringOptions::variables); null: none
 };
 
 // Runs |n| on its reference kernel and stores its outputs in the output slots (tensors that borrow an input's

@@ -49,6 +49,7 @@ Status RunRefNode(const RefNode& n) {
   call.runner = n.runner;
   if (n.rng == nullptr) n.rng = std::make_unique<std::mt19937_64>(n.seed);
   call.rng = n.rng.get();
+  call.variables = n.variables;
   GE_ASSIGN_OR_RETURN(std::vector<Value> outs, ref::RunNode(ops::BuiltinOps(), ref::RefKernels(), call));
   for (size_t i = 0; i < n.out.size() && i < outs.size(); ++i) {
     ValueSlot* s = n.out[i];

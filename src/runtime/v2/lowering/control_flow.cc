@@ -98,6 +98,7 @@ Status ConvertControlFlow(NodeLowering& ctx) {
   rn->node = &node;
   rn->opset = m.OpsetFor(node.domain());
   rn->seed = m.options().settings.seed;
+  rn->variables = m.options().variables;
   for (const ValueRef& r : ctx.inputs()) rn->in.push_back(r.slot);
   rn->out = ctx.outputs();
   rn->runner = runner.get();

@@ -97,6 +97,7 @@ Status ConvertRef(NodeLowering& ctx) {
   rn->node = &node;
   rn->opset = ctx.model().OpsetFor(node.domain());
   rn->seed = ctx.model().options().settings.seed;
+  rn->variables = ctx.model().options().variables;
   for (const ValueRef& r : ctx.inputs()) rn->in.push_back(r.slot);
   rn->out = ctx.outputs();
   const uint32_t id = ctx.AddMain(RefKernel, "RefKernel", ctx.InputChains(true),
@@ -116,6 +117,7 @@ Status ConvertInitConstant(NodeLowering& ctx) {
   rn->node = &node;
   rn->opset = ctx.model().OpsetFor(node.domain());
   rn->seed = ctx.model().options().settings.seed;
+  rn->variables = ctx.model().options().variables;
   for (const ValueRef& r : ctx.inputs()) rn->in.push_back(r.slot);
   rn->out = ctx.outputs();
   ctx.AddInit(RefKernel, "Const", rn);
@@ -164,6 +166,7 @@ Status ConvertCompute(NodeLowering& ctx) {
   cn->ref.node = &node;
   cn->ref.opset = cn->opset;
   cn->ref.seed = m.options().settings.seed;
+  cn->ref.variables = m.options().variables;
   cn->ref.in = cn->in;
   cn->ref.out = cn->out;
   // Static: every input shape is fixed and inference fixes the outputs without run-time values (an inference that

@@ -20,6 +20,10 @@
 #include "runtime/v2/lowering/execute_plan.h"
 #include "runtime/v2/lowering/value_slot.h"
 
+namespace ge::ref {
+class VariableStore;  // kernels/ref/kernel_context.h
+}  // namespace ge::ref
+
 namespace ge::runtime::v2 {
 
 struct StaticIslands;  // static_island.h
@@ -48,6 +52,9 @@ struct LoweringOptions {
   // Lower along this plan (an .om's EXECUTE_PLAN): its orders and converters, each checked against the IR; the
   // resulting graph sizes must match the plan's when it was made with the same fuse_compute. null: lowering decides.
   const ExecutePlan* plan = nullptr;
+  // The session's variables (session_variables.h) for ge::Variable and the Assign family; outlives the lowered
+  // model. null: a model with variables fails when one runs.
+  ref::VariableStore* variables = nullptr;
 };
 
 // One lowered IR graph (the model's graph, or a subgraph of a control-flow node).

@@ -9,6 +9,7 @@
 #include "kernels/exec/prepared_kernel.h"
 #include "om/execute_plan.pb.h"
 #include "om/om_reader.h"
+#include "ops/variable/variable_ref.h"
 #include "runtime/v2/lowering/extract_subgraph.h"
 
 namespace ge::runtime::v2 {
@@ -24,9 +25,14 @@ bool StaticTensor(const ir::Value* v) {
 }
 
 // Whether runtime v1 can run |n| inside an island: a prepared kernel, every value a tensor of known shape, no
-// control edges, state or randomness (the oracle would differ).
-bool Candidate(const ir::Node& n) {
+// control edges either way (|ordered|: nodes other nodes must wait for), no state — a session variable read
+// (its reads are ordered against its writes) — and no randomness (the oracle would differ).
+bool Candidate(const ir::Node& n, const std::unordered_set<const ir::Node*>& ordered) {
   if (n.num_inputs() == 0 || !n.subgraphs().empty() || !n.control_inputs().empty()) return false;
+  if (ordered.count(&n) != 0) return false;
+  for (const ir::Value* v : n.inputs()) {
+    if (v != nullptr && ops::RefVariable(v) != nullptr) return false;
+  }
   if (n.domain() == kIslandDomain) return false;
   const std::string& op = n.op_type();
   if (op.find("Random") != std::string::npos || op.find("Variable") != std::string::npos ||
@@ -125,8 +131,10 @@ StatusOr<std::unique_ptr<StaticIslands>> FormStaticIslands(ir::Model& model, con
   std::unordered_map<const ir::Node*, int> index;
   std::vector<int> parent(order.size());
   std::iota(parent.begin(), parent.end(), 0);
+  std::unordered_set<const ir::Node*> ordered;
+  for (const ir::Node* n : order) ordered.insert(n->control_inputs().begin(), n->control_inputs().end());
   for (size_t i = 0; i < order.size(); ++i) {
-    if (Candidate(*order[i])) index[order[i]] = static_cast<int>(i);
+    if (Candidate(*order[i], ordered)) index[order[i]] = static_cast<int>(i);
   }
   for (const auto& [n, i] : index) {
     for (const ir::Value* v : n->inputs()) {
