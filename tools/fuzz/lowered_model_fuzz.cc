@@ -1,6 +1,6 @@
 // Fuzzes loading and running lowered .om files (model type kLowered: the IR plus runtime v2's EXECUTE_PLAN, and
 // IR .om files) through ModelV2: the verifier runs without the checksum so mutations reach MODEL_DEF, WEIGHTS_DATA
-// EXECUTE_PLAN and STATIC_ISLANDS parsing (each island a compiled .om of its own), the plan's checks against the IR (orders, converters, graph sizes), lowering and Init;
+// EXECUTE_PLAN, VAR_INFO and STATIC_ISLANDS parsing (each island a compiled .om of its own), the plan's checks against the IR (orders, converters, graph sizes), lowering and Init;
 // a model that loads runs once on small inputs (unknown dims 3). Every input must either fail with a Status or
 // run; never crash. GE_LOWERED_FUZZ_WRITE_SEEDS=DIR compiles a few dynamic models there and exits.
 #include <cstddef>
@@ -13,6 +13,7 @@
 #include "compiler/model_compiler.h"
 #include "ir/text_parser.h"
 #include "om/om_reader.h"
+#include "rt/cpu/cpu_device.h"
 #include "runtime/v2/lowering/execute_plan.h"
 #include "runtime/v2/lowering/static_island.h"
 #include "runtime/v2/model_v2.h"
@@ -69,6 +70,16 @@ const char* const kSeedModels[] = {
            }
          n: %o = Neg(%z)
          return %o
+       })",
+    // Session variables (VAR_INFO): read before the run's write, then accumulated into.
+    R"(opset "" 17
+       graph var(%x: float32[?,4]) {
+         acc: %acc = ge::Variable() {dtype = 1, shape = [4]}
+         const %axes: int64[1] = [0]
+         y: %y = Add(%x, %acc)
+         sum: %sum = ReduceSum(%x, %axes) {keepdims = 0}
+         upd: %after = ge::AssignAdd(%acc, %sum)
+         return %y, %after
        })",
     // A static tail compiled as a static island (STATIC_ISLANDS partition, islands of at least 3 nodes).
     R"(opset "" 17
@@ -148,7 +159,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto reader = ge::om::OmReader::FromMemory(data, size, nullptr, lax);
   if (!reader.ok() || !ge::om::IsIrModelType((*reader)->header().model_type)) return 0;
   std::shared_ptr<const ge::om::OmReader> om(std::move(*reader));
+  // One device for every input (the fuzzer's process lives long): variables and run-time memory come from it,
+  // capped so that a mutated model asking for absurd sizes fails to allocate instead of exhausting the host.
+  static const std::unique_ptr<ge::rt::CpuDevice> device = [] {
+    ge::rt::DeviceOptions o;
+    o.device_memory_limit = size_t{256} << 20;
+    o.intra_op_threads = 1;
+    return std::move(ge::rt::CpuDevice::Create(o)).value();
+  }();
   ge::runtime::v2::ModelV2Options options;
+  options.device = device.get();
   auto model = ge::runtime::v2::ModelV2::Load(om, options);
   if (!model.ok()) return 0;
   // Run small graphs only: a mutated graph may legally describe a long computation.
