@@ -9,6 +9,7 @@
 #include "kernels/exec/prepared_kernel.h"
 #include "om/execute_plan.pb.h"
 #include "om/om_reader.h"
+#include "ops/op_id.h"
 #include "ops/variable/variable_ref.h"
 #include "runtime/v2/lowering/extract_subgraph.h"
 
@@ -24,12 +25,37 @@ bool StaticTensor(const ir::Value* v) {
   return v != nullptr && IsPlainTensorDesc(v->desc()) && v->desc().shape.IsFullyKnown();
 }
 
+// Values computed from shapes only: Shape/Size outputs, then outputs of nodes whose every non-constant input is
+// one. Runtime v2 memoizes such nodes (recomputed only when a shape changes: free at a repeated length); in an
+// island they would run on every execution behind a v1 call (GPT at length 1: +6 us per island of shape arithmetic).
+std::unordered_set<const ir::Value*> ShapeDerivedValues(const std::vector<ir::Node*>& order) {
+  std::unordered_set<const ir::Value*> derived;
+  for (const ir::Node* n : order) {
+    const ops::OpId id = ops::OpIdOf(*n);
+    bool from_shapes = id == ops::OpId::kShape || id == ops::OpId::kSize;
+    if (!from_shapes && n->subgraphs().empty()) {
+      bool any = false, all = true;
+      for (const ir::Value* v : n->inputs()) {
+        if (v == nullptr || v->is_constant()) continue;
+        any = true;
+        all = all && derived.count(v) != 0;
+      }
+      from_shapes = any && all;
+    }
+    if (from_shapes) derived.insert(n->outputs().begin(), n->outputs().end());
+  }
+  return derived;
+}
+
 // Whether runtime v1 can run |n| inside an island: a prepared kernel, every value a tensor of known shape, no
 // control edges either way (|ordered|: nodes other nodes must wait for), no state — a session variable read
-// (its reads are ordered against its writes) — and no randomness (the oracle would differ).
-bool Candidate(const ir::Node& n, const std::unordered_set<const ir::Node*>& ordered) {
+// (its reads are ordered against its writes) — no randomness (the oracle would differ), and not computed from
+// shapes only (|shape_derived|).
+bool Candidate(const ir::Node& n, const std::unordered_set<const ir::Node*>& ordered,
+               const std::unordered_set<const ir::Value*>& shape_derived) {
   if (n.num_inputs() == 0 || !n.subgraphs().empty() || !n.control_inputs().empty()) return false;
   if (ordered.count(&n) != 0) return false;
+  if (!n.outputs().empty() && n.outputs()[0] != nullptr && shape_derived.count(n.outputs()[0]) != 0) return false;
   for (const ir::Value* v : n.inputs()) {
     if (v != nullptr && ops::RefVariable(v) != nullptr) return false;
   }
@@ -133,8 +159,9 @@ StatusOr<std::unique_ptr<StaticIslands>> FormStaticIslands(ir::Model& model, con
   std::iota(parent.begin(), parent.end(), 0);
   std::unordered_set<const ir::Node*> ordered;
   for (const ir::Node* n : order) ordered.insert(n->control_inputs().begin(), n->control_inputs().end());
+  const std::unordered_set<const ir::Value*> shape_derived = ShapeDerivedValues(order);
   for (size_t i = 0; i < order.size(); ++i) {
-    if (Candidate(*order[i], ordered)) index[order[i]] = static_cast<int>(i);
+    if (Candidate(*order[i], ordered, shape_derived)) index[order[i]] = static_cast<int>(i);
   }
   for (const auto& [n, i] : index) {
     for (const ir::Value* v : n->inputs()) {

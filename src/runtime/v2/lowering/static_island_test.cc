@@ -154,6 +154,34 @@ TEST(StaticIsland, NothingStaticMakesNoIsland) {
   ExpectMatchesOracle(l, {1, 4});
 }
 
+// Shape arithmetic (GPT's per-head reshape targets): values of known shape computed from Shape only. Runtime v2
+// memoizes those nodes; an island would run them behind a v1 call on every execution.
+TEST(StaticIsland, ShapeArithmeticStaysMemoized) {
+  Loaded l = Load(R"(opset "" 17
+graph g(%x: float32[1,?,8]) {
+  const %i0: int64[] = [0]
+  const %i1: int64[] = [1]
+  const %two: int64[1] = [2]
+  const %four: int64[1] = [4]
+  const %axes: int64[1] = [0]
+  sh: %sh = Shape(%x)
+  g0: %b = Gather(%sh, %i0) {axis = 0}
+  g1: %t = Gather(%sh, %i1) {axis = 0}
+  u0: %bu = Unsqueeze(%b, %axes)
+  u1: %tu = Unsqueeze(%t, %axes)
+  m: %t2 = Mul(%tu, %i1)
+  a: %t3 = Add(%t2, %two)
+  s: %t4 = Sub(%t3, %two)
+  c: %target = Concat(%bu, %t4, %two, %four) {axis = 0}
+  r: %y = Reshape(%x, %target)
+  return %y
+})",
+                  3);
+  ASSERT_NE(l.v2, nullptr);
+  EXPECT_EQ(l.v2->stats().static_islands, 0u);
+  EXPECT_GT(l.v2->stats().memo_nodes, 0u);
+}
+
 // `ge compile`'s way: islands formed and compiled at compile time, carried in the lowered .om (STATIC_ISLANDS) and
 // loaded without any compile step.
 StatusOr<std::vector<uint8_t>> CompileWithIslands(const std::string& text, compiler::CompileReport* report,
