@@ -5,9 +5,12 @@
 #pragma once
 #include <cstdint>
 
+#include "base/isa.h"
+
 namespace ge::dnnl_kernels {
 
-// y[i] = y[i] * sigmoid(y[i]) for i < n, split over `threads` OpenMP threads.
-void SiluInPlace(float* y, int64_t n, int threads);
+// y[i] = y[i] * sigmoid(y[i]) for i < n, split over `threads` OpenMP threads. The loop is the CPU's widest
+// (AVX-512, AVX2 + FMA, scalar), at most `max_level`'s (kNone: no limit; tests pick each loop so).
+void SiluInPlace(float* y, int64_t n, int threads, IsaLevel max_level = IsaLevel::kNone);
 
 }  // namespace ge::dnnl_kernels

@@ -10,6 +10,7 @@
 #include "kernels/ref/families.h"
 #include "kernels/ref/testing/op_tester.h"
 #include "ops/families.h"
+#include "rt/cpu/thread_pool.h"
 
 namespace ge::exec::testing {
 namespace {
@@ -20,7 +21,7 @@ Tensor Random(const Dims& dims, uint32_t seed) {
   return RandomTensor(DataType::kFloat, dims, rng, -1, 1);
 }
 
-void Check(const std::vector<Tensor>& in, int outputs, int64_t groups, Format layout) {
+void Check(const std::vector<Tensor>& in, int outputs, int64_t groups, Format layout, rt::IntraOpPool* pool = nullptr) {
   ir::AttrMap attrs;
   attrs.Set("groups", ir::AttrValue::Int(groups));
   ref::testing::OpTester t(ops::RegisterFusedOps, ref::RegisterFusedRefKernels);
@@ -61,6 +62,7 @@ void Check(const std::vector<Tensor>& in, int outputs, int64_t groups, Format la
     io.outputs[o] = got[o].raw_data();
   }
   rt::TaskContext ctx;
+  ctx.pool = pool;
   ASSERT_TRUE(k->fn()(binding->get(), ctx).ok());
   for (int o = 0; o < outputs; ++o) {
     EXPECT_TRUE(TensorsMatch(nhwc ? PermuteNchwNhwc(got[o], false) : got[o], (*want)[o].tensor, 0.0)) << "output " << o;
@@ -72,6 +74,18 @@ TEST(ChannelShuffleKernel, PlainAndNhwcMatchRef) {
     Check({Random({2, 6, 3, 5}, 1), Random({2, 10, 3, 5}, 2)}, 2, 2, layout);  // ShuffleNet: concat, shuffle, split
     Check({Random({1, 12, 4, 4}, 3)}, 1, 3, layout);                            // one input, three groups
     Check({Random({1, 4, 2, 2}, 4), Random({1, 4, 2, 2}, 5)}, 4, 4, layout);   // four outputs
+    Check({Random({2, 6, 3, 5}, 6), Random({2, 6, 3, 5}, 7)}, 2, 1, layout);   // groups 1: each output a copy
+  }
+}
+
+// ShuffleNet's shapes (two branches of 58 channels at 28x28, groups 2: each output interleaves the two inputs), and
+// an odd split (an output crossing from one input to the other), large enough to split over a pool.
+TEST(ChannelShuffleKernel, ShuffleNetShapesOnAThreadPool) {
+  auto pool = rt::ThreadPool::Create(3);
+  ASSERT_TRUE(pool.ok());
+  for (Format layout : {Format::kND, Format::kNHWC}) {
+    Check({Random({1, 58, 28, 28}, 8), Random({1, 58, 28, 28}, 9)}, 2, 2, layout, pool->get());
+    Check({Random({2, 40, 20, 20}, 10), Random({2, 72, 20, 20}, 11)}, 2, 2, layout, pool->get());
   }
 }
 

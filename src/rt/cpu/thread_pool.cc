@@ -17,10 +17,19 @@ struct ThreadPool::Job {
   std::atomic<size_t> next{0};
 };
 
-StatusOr<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads) {
+StatusOr<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads, PoolBackend backend) {
   if (num_threads < 0) return InvalidArgument("thread pool size must be >= 0, got " + std::to_string(num_threads));
   if (num_threads == 0) num_threads = std::max(1u, std::thread::hardware_concurrency());
+#ifdef _OPENMP
+  if (backend == PoolBackend::kDefault) backend = PoolBackend::kOpenMp;
+#else
+  if (backend == PoolBackend::kOpenMp) return InvalidArgument("thread pool: this build has no OpenMP");
+  if (backend == PoolBackend::kDefault) backend = PoolBackend::kThreads;
+#endif
   std::unique_ptr<ThreadPool> pool(new ThreadPool());
+  pool->num_threads_ = num_threads;
+  pool->backend_ = backend;
+  if (backend == PoolBackend::kOpenMp) return pool;
   try {
     pool->workers_.reserve(num_threads - 1);
     for (int i = 1; i < num_threads; ++i) pool->workers_.emplace_back([p = pool.get()] { p->WorkerLoop(); });
@@ -64,10 +73,27 @@ void ThreadPool::WorkerLoop() {
   }
 }
 
+void ThreadPool::RunOnOpenMp(Job* job) {
+#ifdef _OPENMP
+  const ThreadPool* outer = tls_inside;
+#pragma omp parallel num_threads(num_threads_)
+  {
+    // Nested calls from inside the job (on any of the region's threads) run serially, as on kThreads workers.
+    const ThreadPool* saved = tls_inside;
+    tls_inside = this;
+    RunChunks(job);
+    tls_inside = saved;
+  }
+  tls_inside = outer;
+#else
+  RunChunks(job);
+#endif
+}
+
 void ThreadPool::ParallelFor(size_t n, RangeFn fn, size_t grain) {
   if (n == 0) return;
   grain = std::max<size_t>(grain, 1);
-  const size_t threads = workers_.size() + 1;
+  const size_t threads = static_cast<size_t>(num_threads_);
   if (threads == 1 || n <= grain || tls_inside == this || !run_mu_.try_lock()) {
     fn(0, n);
     return;
@@ -75,6 +101,11 @@ void ThreadPool::ParallelFor(size_t n, RangeFn fn, size_t grain) {
   // About four chunks per thread balances uneven chunks without much contention on |next|.
   size_t chunk = std::max(grain, (n + threads * 4 - 1) / (threads * 4));
   Job job{fn, n, chunk};
+  if (backend_ == PoolBackend::kOpenMp) {
+    RunOnOpenMp(&job);
+    run_mu_.unlock();
+    return;
+  }
   {
     std::lock_guard<std::mutex> lk(mu_);
     job_ = &job;

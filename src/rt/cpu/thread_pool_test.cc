@@ -9,14 +9,24 @@
 namespace ge::rt {
 namespace {
 
-std::unique_ptr<ThreadPool> MakePool(int n) {
-  auto p = ThreadPool::Create(n);
-  EXPECT_TRUE(p.ok());
-  return std::move(*p);
-}
+// Every test runs on both backends.
+class ThreadPoolTest : public ::testing::TestWithParam<PoolBackend> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == PoolBackend::kOpenMp && !ThreadPool::Create(2, PoolBackend::kOpenMp).ok()) {
+      GTEST_SKIP() << "this build has no OpenMP";
+    }
+  }
+  std::unique_ptr<ThreadPool> MakePool(int n) {
+    auto p = ThreadPool::Create(n, GetParam());
+    EXPECT_TRUE(p.ok()) << p.status().ToString();
+    return p.ok() ? std::move(*p) : nullptr;
+  }
+};
 
-TEST(ThreadPool, CoversEveryIndexOnce) {
+TEST_P(ThreadPoolTest, CoversEveryIndexOnce) {
   auto pool = MakePool(4);
+  EXPECT_EQ(pool->backend(), GetParam());
   EXPECT_EQ(pool->num_threads(), 4);
   for (size_t n : {0, 1, 3, 17, 1000, 100003}) {
     std::vector<std::atomic<int>> hits(n);
@@ -27,7 +37,7 @@ TEST(ThreadPool, CoversEveryIndexOnce) {
   }
 }
 
-TEST(ThreadPool, RespectsGrain) {
+TEST_P(ThreadPoolTest, RespectsGrain) {
   auto pool = MakePool(3);
   std::atomic<int> short_ranges{0};
   pool->ParallelFor(1000, [&](size_t b, size_t e) {
@@ -36,7 +46,7 @@ TEST(ThreadPool, RespectsGrain) {
   EXPECT_EQ(short_ranges.load(), 0);
 }
 
-TEST(ThreadPool, NestedAndConcurrentCallsRunSerially) {
+TEST_P(ThreadPoolTest, NestedAndConcurrentCallsRunSerially) {
   auto pool = MakePool(4);
   std::atomic<long> sum{0};
   std::vector<std::thread> callers;
@@ -55,13 +65,39 @@ TEST(ThreadPool, NestedAndConcurrentCallsRunSerially) {
   EXPECT_EQ(sum.load(), 3L * 20 * 64 * 10);
 }
 
-TEST(ThreadPool, SingleThreadRunsOnCaller) {
+TEST_P(ThreadPoolTest, SingleThreadRunsOnCaller) {
   auto pool = MakePool(1);
   std::thread::id caller = std::this_thread::get_id();
   bool same = false;
   pool->ParallelFor(100, [&](size_t, size_t) { same = std::this_thread::get_id() == caller; });
   EXPECT_TRUE(same);
-  EXPECT_FALSE(ThreadPool::Create(-1).ok());
+  EXPECT_FALSE(ThreadPool::Create(-1, GetParam()).ok());
+}
+
+// The work is really shared: with two threads, a range that waits until two different threads are inside it
+// completes (a pool running everything on the caller would wait forever; the wait is bounded to fail instead).
+TEST_P(ThreadPoolTest, TwoThreadsRunAtOnce) {
+  auto pool = MakePool(2);
+  std::atomic<int> inside{0};
+  std::atomic<bool> met{false};
+  pool->ParallelFor(2, [&](size_t, size_t) {
+    inside.fetch_add(1);
+    for (int spin = 0; spin < 2000000 && inside.load() < 2; ++spin) std::this_thread::yield();
+    if (inside.load() >= 2) met = true;
+  });
+  EXPECT_TRUE(met.load());
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ThreadPoolTest, ::testing::Values(PoolBackend::kOpenMp, PoolBackend::kThreads));
+
+TEST(ThreadPool, DefaultIsOpenMpWhereTheBuildHasIt) {
+  auto p = ThreadPool::Create(2);
+  ASSERT_TRUE(p.ok());
+  const bool have_openmp = ThreadPool::Create(2, PoolBackend::kOpenMp).ok();
+  EXPECT_EQ((*p)->backend(), have_openmp ? PoolBackend::kOpenMp : PoolBackend::kThreads);
+#if defined(__GNUC__) && !defined(__clang__)
+  EXPECT_TRUE(have_openmp);  // GCC builds (make build) always have it
+#endif
 }
 
 }  // namespace
