@@ -41,6 +41,7 @@ struct Case {
   bool allow_bf16 = false;  // PrepareRequest::allow_bf16
   IsaLevel max_isa = IsaLevel::kNone;  // PrepareRequest::max_isa
   std::vector<Format> output_formats;  // per output; missing entries plain (outputs are then not comparable)
+  std::vector<Format> input_formats;   // per input; missing entries plain (the case's tensors must be stored so)
   bool IsConst(size_t i) const { return i < is_const.size() && is_const[i]; }
 };
 
@@ -78,6 +79,7 @@ inline StatusOr<std::unique_ptr<Prepared>> PrepareCase(const Case& c) {
       continue;
     }
     TensorDesc d(t.dtype(), Shape(t.dims()));
+    if (i < c.input_formats.size()) d.format = c.input_formats[i];
     const std::string name = "in" + std::to_string(i);
     ir::Value* v = c.IsConst(i) ? g.AddConstant(name, t) : g.AddInput(name, d);
     v->desc() = d;

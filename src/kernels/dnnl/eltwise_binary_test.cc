@@ -71,6 +71,63 @@ TEST(DnnlBinary, BroadcastPatterns) {
   ExpectDnnlMatchesRef(Case("Div", {RandomTensor({2, 3, 4}, rng), RandomTensor({2, 3, 4}, rng, 0.5, 2)}));
 }
 
+// [N, C, H, W] stored NCHW <-> stored NHWC (the logical dims stay [N, C, H, W]).
+Tensor ToNhwc(const Tensor& x, bool to_nhwc) {
+  const Dims& d = x.dims();
+  Tensor y = Tensor::Create(DataType::kFloat, d).value();
+  const float* src = x.data<float>();
+  float* dst = y.data<float>();
+  for (int64_t n = 0; n < d[0]; ++n) {
+    for (int64_t c = 0; c < d[1]; ++c) {
+      for (int64_t p = 0; p < d[2] * d[3]; ++p) {
+        const int64_t nchw = (n * d[1] + c) * d[2] * d[3] + p, nhwc = (n * d[2] * d[3] + p) * d[1] + c;
+        if (to_nhwc) {
+          dst[nhwc] = src[nchw];
+        } else {
+          dst[nchw] = src[nhwc];
+        }
+      }
+    }
+  }
+  return y;
+}
+
+// Squeeze-and-excitation's scale: an NHWC activation times a per-channel [N|1, C, 1, 1] operand (either input
+// order) runs on ge's kernel over the stored dims; other NHWC binaries stay on oneDNN.
+TEST(DnnlBinary, NhwcPerChannelOperand) {
+  std::mt19937 rng(58);
+  for (const char* op : {"Mul", "Add", "Sub", "Div"}) {
+    for (const Dims& s_dims : {Dims{1, 5, 1, 1}, Dims{2, 5, 1, 1}, Dims{5, 1, 1}}) {
+      for (bool swap : {false, true}) {
+        if (swap && (std::string(op) == "Sub" || std::string(op) == "Div")) continue;
+        SCOPED_TRACE(std::string(op) + DimsToString(s_dims) + (swap ? " swapped" : ""));
+        const Tensor x = RandomTensor({2, 5, 3, 4}, rng);
+        const Tensor s = RandomTensor(s_dims, rng, 0.5, 2);
+        Case logical(op, swap ? std::vector<Tensor>{s, x} : std::vector<Tensor>{x, s});
+        auto want = RunRef(logical);
+        ASSERT_TRUE(want.ok()) << want.status().ToString();
+        Case stored(op, swap ? std::vector<Tensor>{s, ToNhwc(x, true)} : std::vector<Tensor>{ToNhwc(x, true), s});
+        stored.input_formats = swap ? std::vector<Format>{Format::kND, Format::kNHWC}
+                                    : std::vector<Format>{Format::kNHWC, Format::kND};
+        stored.output_formats = {Format::kNHWC};
+        auto p = PrepareCase(stored);
+        ASSERT_TRUE(p.ok()) << p.status().ToString();
+        ASSERT_NE((*p)->kernel, nullptr);
+        EXPECT_STREQ((*p)->kernel->impl_name(), "exec.binary_f32");
+        ASSERT_TRUE((*p)->Run().ok());
+        ExpectNear(ToNhwc((*p)->outputs[0], false), (*want)[0].tensor, 1e-6, "per-channel");
+      }
+    }
+  }
+  // Same dims on both sides: oneDNN's.
+  Case same("Add", {RandomTensor({1, 4, 2, 2}, rng), RandomTensor({1, 4, 2, 2}, rng)});
+  same.input_formats = {Format::kNHWC, Format::kNHWC};
+  same.output_formats = {Format::kNHWC};
+  auto p = PrepareCase(same);
+  ASSERT_TRUE(p.ok() && (*p)->kernel != nullptr);
+  EXPECT_EQ(std::string((*p)->kernel->impl_name()).rfind("dnnl.binary", 0), 0u) << (*p)->kernel->impl_name();
+}
+
 TEST(DnnlBinary, Declines) {
   std::mt19937 rng(55);
   // Both operands broadcast; Div whose first operand broadcasts; three-input Max; integers.
