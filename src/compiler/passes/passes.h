@@ -35,6 +35,9 @@ std::unique_ptr<GraphPass> CreateChannelShuffleFusionPass();
 // A constant-zero Pad of the spatial dims whose only reader is an AveragePool (without pads or ceil_mode; it then
 // counts the padding) or a Conv becomes that node's pads (pad_fusion_pass.cc).
 std::unique_ptr<GraphPass> CreatePadFusionPass();
+// A float ReduceMean over exactly the spatial dims of an [N, C, spatial...] tensor -> GlobalAveragePool (+ Flatten
+// without keepdims), run by the engines in the activation's layout (reduce_mean_pool_pass.cc).
+std::unique_ptr<GraphPass> CreateReduceMeanPoolPass();
 // MatMul followed by an Add of a constant 1-D bias over the last dim (either operand order) -> ge::FusedMatMul(A, W,
 // bias), when nothing else reads the MatMul result.
 std::unique_ptr<GraphPass> CreateMatMulAddFusionPass();

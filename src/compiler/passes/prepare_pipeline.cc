@@ -32,6 +32,7 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
   if (fusion == "1") {
     finish.Add(CreateChannelShuffleFusionPass());
     finish.Add(CreatePadFusionPass());
+    finish.Add(CreateReduceMeanPoolPass());
     finish.Add(CreateLayerNormFusionPass());
     finish.Add(CreateLayoutSimplifyPass());
     finish.Add(CreateAttentionFusionPass());
