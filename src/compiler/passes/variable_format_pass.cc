@@ -64,27 +64,10 @@ bool RoadHasCast(const std::vector<var::TransStep>& road) {
   return false;
 }
 
-// The step every reader of |v| performs, when they all perform the same one (and nothing else reads it).
-bool UniformStep(ir::Graph& g, ir::Value* v, var::TransStep* step) {
-  if (g.IsGraphOutput(v)) return false;
-  bool any = false;
-  for (const ir::Use& use : v->uses()) {
-    if (IsWriteOfRef(use)) continue;
-    const ir::Node& n = *use.node;
-    if (use.input_index != 0 || !IsVariableTransOp(n)) return false;
-    const var::TransStep s = TransStepOf(n);
-    if (!s.output.shape.IsFullyKnown()) return false;
-    if (any && !SameStep(s, *step)) return false;
-    *step = s;
-    any = true;
-  }
-  return any;
-}
-
-// The trans node producing a writer's value, when it performs the inverse of |step|.
 // |node|'s value input: an Assign-family write's value, or a trans node's data input.
 ir::Value* ValueInput(const ir::Node& node) { return ops::IsAssignOp(node) ? node.input(1) : node.input(0); }
 
+// The trans node producing a writer's value, when it performs the inverse of |step|.
 ir::Node* InverseProducer(const ir::Node& writer, const var::TransStep& step) {
   ir::Value* value = ValueInput(writer);
   ir::Node* p = value != nullptr ? value->producer() : nullptr;
