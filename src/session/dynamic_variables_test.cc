@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ge/session.h"
+#include "session/packed_matmul_check.h"
 
 namespace ge {
 namespace {
@@ -172,17 +173,7 @@ TEST_F(DynamicVariablesTest, StaticReadersOfAPackedVariableSeeDynamicWrites) {
                                 grow.Op1("ReduceSum", {steps, axes}, {{"keepdims", 0}})));
   ASSERT_TRUE(s.AddGraph(1, mm).ok());
   ASSERT_TRUE(s.AddGraph(2, grow).ok());
-  const Tensor ones = Tensor::FromVector<float>(std::vector<float>(4 * 64, 1.0f), {4, 64});
-  auto check = [&](float scale) {
-    std::vector<Tensor> out;
-    Status st = s.RunGraph(1, {ones}, out);
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    for (int j = 0; j < 48; ++j) {
-      float want = 0;
-      for (int i = 0; i < 64; ++i) want += w_values[static_cast<size_t>(i * 48 + j)];
-      EXPECT_NEAR(out[0].data<float>()[3 * 48 + j], scale * want, 1e-3f) << "column " << j << " scale " << scale;
-    }
-  };
+  auto check = [&](float scale) { testing::ExpectPackedMatMulScaled(s, w_values, scale); };
   auto grow_by = [&](int64_t copies) {
     std::vector<float> v;
     for (int64_t c = 0; c < copies; ++c) v.insert(v.end(), w_values.begin(), w_values.end());

@@ -1,6 +1,7 @@
 // The session API end to end: variables shared by a session's graphs, GE's call-order contract, options,
 // forks, GetVariables, checkpoints, VarIsInitializedOp.
 #include "ge/session.h"
+#include "session/packed_matmul_check.h"
 
 #include <gtest/gtest.h>
 
@@ -390,18 +391,7 @@ TEST_P(VariableMatMulTest, FollowsWrites) {
   grow.AddOutput(grow.AssignAdd(grow.Variable("w", DataType::kFloat, {64, 48}), grow.Constant("step", w0)));
   ASSERT_TRUE(s.AddGraph(1, mm).ok());
   ASSERT_TRUE(s.AddGraph(2, grow).ok());
-  const Tensor ones = Tensor::FromVector<float>(std::vector<float>(4 * 64, 1.0f), {4, 64});
-  // Column j of ones @ (scale * w0): scale * the sum of column j of w0.
-  auto check = [&](float scale) {
-    std::vector<Tensor> out;
-    Status st = s.RunGraph(1, {ones}, out);
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    for (int j = 0; j < 48; ++j) {
-      float want = 0;
-      for (int i = 0; i < 64; ++i) want += w_values[i * 48 + j];
-      EXPECT_NEAR(out[0].data<float>()[3 * 48 + j], scale * want, 1e-3f) << "column " << j << " scale " << scale;
-    }
-  };
+  auto check = [&](float scale) { testing::ExpectPackedMatMulScaled(s, w_values, scale); };
   check(1);
   check(1);
   ASSERT_TRUE(s.SaveCheckpoint(path).ok());
