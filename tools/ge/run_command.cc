@@ -152,8 +152,8 @@ int Fail(const Status& s) {
 
 }  // namespace
 
-// `--profile`: kernel time per run on stderr, by op and implementation, then the slowest nodes.
-void PrintProfile(const std::vector<KernelProfile>& profile) {
+// `--profile`: kernel time per run on stderr, by op and implementation, then the `slowest` slowest nodes.
+void PrintProfile(const std::vector<KernelProfile>& profile, size_t slowest) {
   if (profile.empty()) {
     std::fprintf(stderr, "ge run: --profile: no kernel timings (the interpreter and the pipeline do not profile)\n");
     return;
@@ -180,7 +180,7 @@ void PrintProfile(const std::vector<KernelProfile>& profile) {
   for (const KernelProfile& p : profile) nodes.push_back(&p);
   std::sort(nodes.begin(), nodes.end(), [](auto* a, auto* b) { return a->seconds > b->seconds; });
   std::fprintf(stderr, "slowest nodes:\n");
-  for (size_t i = 0; i < nodes.size() && i < 15; ++i) {
+  for (size_t i = 0; i < nodes.size() && i < slowest; ++i) {
     const KernelProfile& p = *nodes[i];
     std::fprintf(stderr, "  %9.3f ms  %s %s %s\n", p.runs ? p.seconds * 1e3 / static_cast<double>(p.runs) : 0,
                  p.node.c_str(), p.op_type.c_str(), p.impl.c_str());
@@ -188,7 +188,7 @@ void PrintProfile(const std::vector<KernelProfile>& profile) {
 }
 
 int RunCommand(int argc, char** argv) {
-  auto flags_or = ParseFlags(argc, argv, 2, {"model", "input", "output_dir", "loop", "warmup", "threads", "json", "seed", "profile",
+  auto flags_or = ParseFlags(argc, argv, 2, {"model", "input", "output_dir", "loop", "warmup", "threads", "json", "seed", "profile", "profile_nodes",
                                              "checkpoint", "vary", "option", "interpreter", "pipeline_stages"});
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
@@ -201,7 +201,8 @@ int RunCommand(int argc, char** argv) {
   auto threads = flags.GetInt("threads", 1, 1, 1024);
   auto seed = flags.GetInt("seed", 0, 0, INT64_MAX);
   auto pipeline_stages = flags.GetInt("pipeline_stages", 0, 0, 1024);
-  for (auto* s : {&loop, &warmup, &threads, &seed, &pipeline_stages})
+  auto profile_nodes = flags.GetInt("profile_nodes", 15, 0, INT64_MAX);
+  for (auto* s : {&loop, &warmup, &threads, &seed, &pipeline_stages, &profile_nodes})
     if (!s->ok()) return Fail(s->status());
 
   double t0 = NowMs();
@@ -296,7 +297,7 @@ int RunCommand(int argc, char** argv) {
     }
   }
 
-  if (open.profile) PrintProfile(runner.Profile());
+  if (open.profile) PrintProfile(runner.Profile(), static_cast<size_t>(*profile_nodes));
   if (flags.GetBool("json")) {
     std::ostringstream os;
     os.precision(6);

@@ -2,7 +2,10 @@
 // convolution per concatenated input, each over its slice of the weights' input channels:
 //   act(Conv(Concat(a, b), W) + B)  =  act(Conv(b, W[:, Ca:]) + (Conv(a, W[:, :Ca]) + B))
 // The partial sums chain through ge::FusedConv's residual Sum, so the concatenated tensor is never written (the
-// concat copy costs about as much as a 1x1 convolution's output on squeezenet's fire modules). Runs after
+// concat copy costs about as much as a 1x1 convolution's output on squeezenet's fire modules). The split pays only
+// while the partial sums move less memory than the concat would: each partial output is written and read back once
+// (2 * M * HW floats per extra part) against the concat's copy (2 * C * HW), so the convolution is split only when
+// (parts - 1) * M < C; squeezenet's classifier (M = 1000 over C = 512) keeps its concat and one K = 512 GEMM. Runs after
 // ActivationFusion on Conv / ge::FusedConv with constant weights, group 1, unit kernel, strides and dilations, no
 // pads and no residual Sum of their own.
 #include <algorithm>
@@ -83,6 +86,8 @@ class ConcatConvSplitPass : public FusionPass {
       int64_t total = 0;
       for (int64_t c : channels) total += c;
       if (total != w.dim(1)) continue;
+      const int64_t out_channels = w.dim(0);
+      if (static_cast<int64_t>(channels.size() - 1) * out_channels >= total) continue;
 
       ir::AttrMap partial_attrs = conv->attrs();
       partial_attrs.Erase("activation");

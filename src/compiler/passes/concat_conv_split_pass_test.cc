@@ -16,12 +16,13 @@ std::string Values(int n, double scale) {
   return s + "]";
 }
 
-std::string Net(const std::string& conv_attrs) {
+std::string Net(const std::string& conv_attrs, int out_channels = 4) {
+  const std::string m = std::to_string(out_channels);
   return R"(opset "" 17
 opset "ge" 1
 graph net(%a: float32[1,3,5,5], %b: float32[1,4,5,5], %c: float32[1,2,5,5]) {
-  const %w: float32[6,9,1,1] = )" + Values(54, 0.1) + R"(
-  const %bias: float32[6] = )" + Values(6, 0.05) + R"(
+  const %w: float32[)" + m + R"(,9,1,1] = )" + Values(out_channels * 9, 0.1) + R"(
+  const %bias: float32[)" + m + R"(] = )" + Values(out_channels, 0.05) + R"(
   cat: %k = Concat(%a, %b, %c) {axis=1}
   conv: %y = ge::FusedConv(%k, %w, %bias) {)" + conv_attrs + R"(}
   return %y
@@ -48,7 +49,7 @@ TEST(ConcatConvSplitPass, OneConvolutionPerConcatenatedInput) {
   const ir::Node* first = middle->input(3)->producer();
   EXPECT_EQ(first->input(0), g.FindValue("a"));
   EXPECT_EQ(first->input(2), g.FindValue("bias"));
-  EXPECT_EQ(first->input(1)->const_value()->dims(), (Dims{6, 3, 1, 1}));
+  EXPECT_EQ(first->input(1)->const_value()->dims(), (Dims{4, 3, 1, 1}));
   EXPECT_TRUE(ModelsAgree(*before, *after, 1e-6));
 }
 
@@ -61,6 +62,17 @@ TEST(ConcatConvSplitPass, LeavesOtherConvolutions) {
     ASSERT_TRUE(r.status.ok());
     EXPECT_FALSE(r.changed);
   }
+}
+
+// Three parts into 5 output channels: the partial sums (2 extra outputs of 5 channels) would move more than the
+// concat of 9 channels, so the concat stays.
+TEST(ConcatConvSplitPass, KeepsTheConcatWhenPartialSumsWouldMoveMore) {
+  auto m = Parse(Net("activation=\"Relu\"", 5));
+  ASSERT_NE(m, nullptr);
+  auto r = RunOnePass(CreateConcatConvSplitPass(), *m);
+  ASSERT_TRUE(r.status.ok());
+  EXPECT_FALSE(r.changed);
+  EXPECT_EQ(m->graph->num_nodes(), 2);
 }
 
 }  // namespace
