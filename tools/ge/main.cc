@@ -1,10 +1,7 @@
 // The `ge` command line (DESIGN.md §9).
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
-
-#include <unistd.h>
 
 #include "commands.h"
 
@@ -30,22 +27,7 @@ void Usage() {
 
 }  // namespace
 
-// oneDNN runs on OpenMP, whose threads busy-wait between parallel regions by default; on a machine shared with
-// other work (or with ge's own stream workers) that spinning costs more than it saves. Sleeping at once is as
-// bad the other way: every primitive then pays a futex wake-up per thread (squeezenet 3.47 ms vs 2.72 ms with a
-// short spin, mobilenet_v2 3.98 vs 2.87, 2 threads). So the threads spin briefly (GOMP_SPINCOUNT 10000 pause
-// iterations, well under a millisecond) and then sleep: nothing spins while the model is idle. libgomp reads its
-// environment when it is loaded, before main, so the policy is set by re-executing once. Values the user set are
-// respected.
-void EnsureShortOpenMpSpin(char** argv) {
-  bool changed = false;
-  if (std::getenv("OMP_WAIT_POLICY") == nullptr) changed |= ::setenv("OMP_WAIT_POLICY", "PASSIVE", 1) == 0;
-  if (std::getenv("GOMP_SPINCOUNT") == nullptr) changed |= ::setenv("GOMP_SPINCOUNT", "10000", 1) == 0;
-  if (changed) ::execv("/proc/self/exe", argv);  // returns only on failure: then run as we are
-}
-
 int main(int argc, char** argv) {
-  EnsureShortOpenMpSpin(argv);
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     Usage();
     return argc < 2 ? 2 : 0;
