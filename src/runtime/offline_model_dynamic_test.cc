@@ -82,7 +82,9 @@ TEST(OfflineModelDynamic, TensorFormRunsEverySize) {
     }
     // Once 17 rows were seen, smaller outputs are written into the same storage.
     if (n == 17) largest_storage = outputs[0].storage().get();
-    if (largest_storage != nullptr) EXPECT_EQ(outputs[0].storage().get(), largest_storage) << "n=" << n;
+    if (largest_storage != nullptr) {
+      EXPECT_EQ(outputs[0].storage().get(), largest_storage) << "n=" << n;
+    }
   }
 
   // The buffer form cannot express -1: refused, naming the input and the way out.

@@ -8,12 +8,15 @@
 #include "kernels/exec/binary_kernel.h"
 #include "kernels/exec/channel_shuffle_kernel.h"
 #include "kernels/exec/copy_kernel.h"
+#include "kernels/exec/gather_kernel.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/matmul_kernel.h"
 #include "kernels/exec/ref_adapter.h"
 #include "kernels/exec/slice_kernel.h"
+#include "kernels/exec/split_kernel.h"
 #include "kernels/exec/transpose_kernel.h"
 #include "kernels/exec/unary_kernel.h"
+#include "kernels/exec/where_kernel.h"
 #include "kernels/ref/kernel_registry.h"
 #include "ops/op_id.h"
 
@@ -45,7 +48,8 @@ constexpr FastEntry kFastKernels[] = {
     // data movement
     {OpId::kIdentity, PrepareCopy}, {OpId::kReshape, PrepareCopy}, {OpId::kFlatten, PrepareCopy},
     {OpId::kSqueeze, PrepareCopy}, {OpId::kUnsqueeze, PrepareCopy}, {OpId::kDropout, PrepareCopy},
-    {OpId::kTranspose, PrepareTranspose}, {OpId::kSlice, PrepareSlice},
+    {OpId::kTranspose, PrepareTranspose}, {OpId::kSlice, PrepareSlice}, {OpId::kSplit, PrepareSplit},
+    {OpId::kWhere, PrepareWhere}, {OpId::kGather, PrepareGather},
     // constant-weight matrix products on the packed AVX2 SGEMM
     {OpId::kMatMul, PrepareMatMulPacked}, {OpId::kGemm, PrepareMatMulPacked},
 };
@@ -159,14 +163,24 @@ StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& re
     return FailedPrecondition(NodeLabel(node) + ": engine '" + node.engine() +
                               "' has no kernel for it, and no other kernel handles TransData or blocked formats");
   }
+  FastFactory declined = nullptr;
   if (CanPrepare(node)) {
     for (const FastEntry& e : kFastKernels) {
       if (id != e.op) continue;
       if (std::unique_ptr<PreparedKernel> k = e.factory(request)) return k;
+      declined = e.factory;
       break;
     }
   }
   GE_ASSIGN_OR_RETURN(std::unique_ptr<RefAdapter> ref, RefAdapter::Create(request));
+  // A fast kernel that declined only because dims vary (Where, Split, Gather prepare for fixed dims): runtime v2
+  // runs the shape-agnostic ref adapter while shapes churn and a fast kernel once a shape repeats.
+  if (declined != nullptr && ref->shape_agnostic()) {
+    PrepareRequest fixed = request;
+    fixed.varying_input_dims.clear();
+    fixed.varying_values.clear();
+    if (declined(fixed) != nullptr) ref->PreferSpecialized();
+  }
   return std::unique_ptr<PreparedKernel>(std::move(ref));
 }
 

@@ -90,6 +90,8 @@ class PreparedKernel {
   // A shape-agnostic kernel that runs slower than one prepared for fixed dims (e.g. a generic GEMM instead of one
   // blocked for the shape with prepacked weights): runtime v2 prepares a specialized kernel once a shape repeats.
   bool prefers_specialized() const { return prefers_specialized_; }
+  // Set by PrepareKernel on a shape-agnostic fallback when a faster kernel exists for fixed dims.
+  void PreferSpecialized() { prefers_specialized_ = true; }
 
  protected:
   PreparedKernel() = default;

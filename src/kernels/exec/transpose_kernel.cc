@@ -126,14 +126,9 @@ void GatherUnits(const GatherPlan& p, const T* in, T* out, int64_t begin, int64_
 }
 
 template <typename T>
-Status RunGatherPlan(const GatherPlan& p, const KernelBinding& binding, rt::TaskContext& ctx, const GatherKernel* k) {
-  if (p.inner == GatherPlan::Inner::kEmpty) return Status::Ok();
-  const T* in = static_cast<const T*>(binding.io.inputs[0]) + p.in_offset;
-  T* out = static_cast<T*>(binding.io.outputs[0]);
-  if (p.contiguous() && static_cast<const void*>(in) == out) return Status::Ok();
-  if (binding.io.inputs[0] == binding.io.outputs[0]) {
-    return FailedPrecondition(std::string(k->impl_name()) + ": the output slot is the input's (not an in-place op)");
-  }
+void RunGatherWords(const GatherPlan& p, const void* in_base, void* out_base, rt::TaskContext& ctx) {
+  const T* in = static_cast<const T*>(in_base) + p.in_offset;
+  T* out = static_cast<T*>(out_base);
   const int64_t units = p.outer_count * p.splits;
   auto body = [&p, in, out](size_t b, size_t e) {
     GatherUnits<T>(p, in, out, static_cast<int64_t>(b), static_cast<int64_t>(e));
@@ -145,6 +140,17 @@ Status RunGatherPlan(const GatherPlan& p, const KernelBinding& binding, rt::Task
   } else {
     body(0, static_cast<size_t>(units));
   }
+}
+
+template <typename T>
+Status RunGatherPlan(const GatherPlan& p, const KernelBinding& binding, rt::TaskContext& ctx, const GatherKernel* k) {
+  if (p.inner == GatherPlan::Inner::kEmpty) return Status::Ok();
+  const void* in = static_cast<const T*>(binding.io.inputs[0]) + p.in_offset;
+  if (p.contiguous() && in == binding.io.outputs[0]) return Status::Ok();
+  if (binding.io.inputs[0] == binding.io.outputs[0]) {
+    return FailedPrecondition(std::string(k->impl_name()) + ": the output slot is the input's (not an in-place op)");
+  }
+  RunGatherWords<T>(p, binding.io.inputs[0], binding.io.outputs[0], ctx);
   return Status::Ok();
 }
 
@@ -218,6 +224,22 @@ rt::TaskFn TaskForSize(size_t elem_size, bool agnostic) {
 }
 
 }  // namespace
+
+void RunGather(const GatherPlan& p, const void* in, void* out, rt::TaskContext& ctx) {
+  if (p.inner == GatherPlan::Inner::kEmpty) return;
+  switch (p.elem_size) {
+    case 1:
+      return RunGatherWords<uint8_t>(p, in, out, ctx);
+    case 2:
+      return RunGatherWords<uint16_t>(p, in, out, ctx);
+    case 4:
+      return RunGatherWords<uint32_t>(p, in, out, ctx);
+    case 8:
+      return RunGatherWords<uint64_t>(p, in, out, ctx);
+    default:
+      return;
+  }
+}
 
 GatherPlan BuildGatherPlan(const std::vector<GatherAxis>& axes, int64_t in_offset, size_t elem_size) {
   GatherPlan p;

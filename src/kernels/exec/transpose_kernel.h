@@ -55,6 +55,10 @@ std::vector<int64_t> ContiguousStrides(const Dims& dims);
 // Drops unit axes, merges adjacent axes whose input strides chain, and picks the inner loop. axes.size() <= 8.
 GatherPlan BuildGatherPlan(const std::vector<GatherAxis>& axes, int64_t in_offset, size_t elem_size);
 
+// Runs plan p from `in` (its in_offset applied here) to `out`, which must not overlap; large plans split over
+// ctx.pool. Other kernels (Split) run several plans from one input.
+void RunGather(const GatherPlan& p, const void* in, void* out, rt::TaskContext& ctx);
+
 // Runs a GatherPlan from input slot 0 to output slot 0. Const at run; the task is picked by element size.
 class GatherKernel final : public PreparedKernel {
  public:
