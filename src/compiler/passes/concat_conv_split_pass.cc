@@ -5,8 +5,8 @@
 // concat copy costs about as much as a 1x1 convolution's output on squeezenet's fire modules). The split pays only
 // while the partial sums move less memory than the concat would: each partial output is written and read back once
 // (2 * M * HW floats per extra part) against the concat's copy (2 * C * HW), so the convolution is split only when
-// (parts - 1) * M < C; squeezenet's classifier (M = 1000 over C = 512) keeps its concat and one K = 512 GEMM. Runs after
-// ActivationFusion on Conv / ge::FusedConv with constant weights, group 1, unit kernel, strides and dilations, no
+// (parts - 1) * M < C; squeezenet's classifier (M = 1000 over C = 512) keeps its concat and one K = 512 GEMM. Runs
+// after ActivationFusion on Conv / ge::FusedConv with constant weights, group 1, unit kernel, strides and dilations, no
 // pads and no residual Sum of their own.
 #include <algorithm>
 #include <string>
@@ -103,8 +103,8 @@ class ConcatConvSplitPass : public FusionPass {
       int64_t begin = 0;
       for (size_t i = 0; i < parts.size(); ++i) {
         const bool last = i + 1 == parts.size();
-        ir::Value* wi = g.AddConstant(g.UniqueValueName(name + "_w" + std::to_string(i)),
-                                      WeightSlice(w, begin, channels[i]));
+        ir::Value* wi =
+            g.AddConstant(g.UniqueValueName(name + "_w" + std::to_string(i)), WeightSlice(w, begin, channels[i]));
         begin += channels[i];
         ir::Value* out = y;
         if (!last) {

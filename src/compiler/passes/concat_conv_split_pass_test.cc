@@ -21,10 +21,13 @@ std::string Net(const std::string& conv_attrs, int out_channels = 4) {
   return R"(opset "" 17
 opset "ge" 1
 graph net(%a: float32[1,3,5,5], %b: float32[1,4,5,5], %c: float32[1,2,5,5]) {
-  const %w: float32[)" + m + R"(,9,1,1] = )" + Values(out_channels * 9, 0.1) + R"(
-  const %bias: float32[)" + m + R"(] = )" + Values(out_channels, 0.05) + R"(
+  const %w: float32[)" +
+         m + R"(,9,1,1] = )" + Values(out_channels * 9, 0.1) + R"(
+  const %bias: float32[)" +
+         m + R"(] = )" + Values(out_channels, 0.05) + R"(
   cat: %k = Concat(%a, %b, %c) {axis=1}
-  conv: %y = ge::FusedConv(%k, %w, %bias) {)" + conv_attrs + R"(}
+  conv: %y = ge::FusedConv(%k, %w, %bias) {)" +
+         conv_attrs + R"(}
   return %y
 })";
 }

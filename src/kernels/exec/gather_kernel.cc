@@ -45,8 +45,8 @@ class GatherIndexKernel final : public PreparedKernel {
       const int64_t o = r / num_indices_, j = r % num_indices_;
       int64_t i = static_cast<int64_t>(idx[j]);
       if (i < 0) i += axis_dim_;
-      std::memcpy(out + static_cast<size_t>(r) * row_bytes_,
-                  data + static_cast<size_t>(o * axis_dim_ + i) * row_bytes_, row_bytes_);
+      std::memcpy(out + static_cast<size_t>(r) * row_bytes_, data + static_cast<size_t>(o * axis_dim_ + i) * row_bytes_,
+                  row_bytes_);
     }
   }
 

@@ -25,8 +25,8 @@ TEST(GatherKernel, NamedCasesMatchRefExactly) {
   std::mt19937 rng(71);
   Tensor table = RandomTensor(DataType::kFloat, {50, 16}, rng);
   ExpectBitExact(GatherCase(table, Indices({3, 0, 49, 3, -1, -50, 7}, {1, 7})), "exec.gather");  // embedding
-  ExpectBitExact(GatherCase(table, Indices({5}, {})), "exec.gather");                              // scalar index
-  ExpectBitExact(GatherCase(table, Indices({}, {0, 2})), "exec.gather");                           // no indices
+  ExpectBitExact(GatherCase(table, Indices({5}, {})), "exec.gather");                            // scalar index
+  ExpectBitExact(GatherCase(table, Indices({}, {0, 2})), "exec.gather");                         // no indices
   Tensor x = RandomTensor(DataType::kFloat, {3, 4, 5}, rng);
   ExpectBitExact(GatherCase(x, Indices({1, -1, 0}, {3}), 1), "exec.gather");
   ExpectBitExact(GatherCase(x, Indices({4, 4, 0, 2}, {2, 2}), -1), "exec.gather");

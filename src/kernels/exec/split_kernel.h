@@ -1,6 +1,7 @@
 // Split as one strided gather per output (SplitKernel, "exec.split"): the sizes along the axis are the planned
-// output dims (whatever form the op gave them in: the `split` input or attribute, or equal parts), so the kernel needs no argument of its own beyond the axis. Each output is a GatherPlan over the
-// input (a memcpy per outer index when the axis is not the last, a strided run otherwise).
+// output dims (whatever form the op gave them in: the `split` input or attribute, or equal parts), so the kernel needs
+// no argument of its own beyond the axis. Each output is a GatherPlan over the input (a memcpy per outer index when the
+// axis is not the last, a strided run otherwise).
 #pragma once
 #include <memory>
 

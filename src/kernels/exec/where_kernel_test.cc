@@ -21,9 +21,9 @@ OpCase WhereCase(const Tensor& c, const Tensor& x, const Tensor& y) { return OpC
 TEST(WhereKernel, NamedCasesMatchRefExactly) {
   std::mt19937 rng(61);
   const Dims s = {2, 3, 4};
-  ExpectBitExact(WhereCase(RandomBool(s, rng), RandomTensor(DataType::kFloat, s, rng),
-                           RandomTensor(DataType::kFloat, s, rng)),
-                 "exec.where");
+  ExpectBitExact(
+      WhereCase(RandomBool(s, rng), RandomTensor(DataType::kFloat, s, rng), RandomTensor(DataType::kFloat, s, rng)),
+      "exec.where");
   // A decoder's causal mask: [1,1,L,L] over [1,H,L,L] scores, a scalar -inf fill.
   Tensor mask = Tensor::Create(DataType::kBool, {1, 1, 7, 7}).value();
   for (int i = 0; i < 7; ++i)
@@ -38,8 +38,8 @@ TEST(WhereKernel, NamedCasesMatchRefExactly) {
                            RandomTensor(DataType::kFloat, {4, 1}, rng)),
                  "exec.where");
   // NaN payloads and signed zeros are moved, never computed.
-  Tensor special = Tensor::FromVector<float>({std::nanf("0x123"), -0.0f, std::numeric_limits<float>::infinity(), 1},
-                                             {4});
+  Tensor special =
+      Tensor::FromVector<float>({std::nanf("0x123"), -0.0f, std::numeric_limits<float>::infinity(), 1}, {4});
   Tensor zeros = Tensor::FromVector<float>({0, 0, 0, 0}, {4});
   ExpectBitExact(WhereCase(Tensor::FromVector<bool>({true, true, false, true}, {4}), special, zeros), "exec.where");
   for (DataType dt : {DataType::kUint8, DataType::kFloat16, DataType::kInt32, DataType::kInt64, DataType::kDouble}) {
