@@ -50,7 +50,13 @@ TEST(OfflineModel, ExecutesSynchronouslyOnCallerBuffers) {
   Status bad = m->Execute({{x.data(), 12}}, {{y.data(), 16}});
   EXPECT_EQ(bad.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(bad.message().find("input 0 'x'"), std::string::npos) << bad.message();
+  EXPECT_NE(bad.message().find("buffer is 12 bytes, expected 16"), std::string::npos) << bad.message();
+  Status null_data = m->Execute({{x.data(), 16}}, {{nullptr, 16}});
+  EXPECT_EQ(null_data.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(null_data.message().find("output 0 'y'"), std::string::npos) << null_data.message();
+  EXPECT_NE(null_data.message().find("buffer data is null"), std::string::npos) << null_data.message();
   EXPECT_EQ(m->Execute({}, {{y.data(), 16}}).code(), StatusCode::kInvalidArgument);
+  ASSERT_TRUE(m->Execute({{x.data(), 16}}, {{y.data(), 16}}).ok());  // good buffers after bad ones
 }
 
 TEST(OfflineModel, ExecutesAsynchronouslyFromManyThreads) {
