@@ -1,7 +1,8 @@
 // FormatSelection (DESIGN.md §3): one activation layout — NHWC (oneDNN nhwc, what its brgconv kernels run on) or
 // NC1HWC0 (nChw16c; nChw8c below x86-64-v4) — kept through chains of an engine's convolutions, pools, channel concats,
 // per-channel binaries and constant batch norms (the first engine of PassContext::engines with a blocked
-// layout at the target; the dnnl engine today), with a ge::TransData
+// layout at the target; the dnnl engine today) — and, in NHWC, ge::ChannelShuffle and ge::SqueezeExcite, whose own
+// kernels read that layout — with a ge::TransData
 // back to the plain layout only where a value leaves the chain (a consumer that reads plain tensors, or a graph
 // output). Plain values entering a chain need no node: the convolution kernels read plain sources (the first
 // layer's few channels are read plain by oneDNN's own kernels). No TransData is ever inserted into a chain, so no
@@ -22,7 +23,7 @@ namespace {
 using ops::IsOp;
 using ops::OpId;
 
-enum class Role { kNone, kConv, kPool, kConcat, kBinary, kChannelwise, kShuffle };
+enum class Role { kNone, kConv, kPool, kConcat, kBinary, kChannelwise, kShuffle, kSqueezeExcite };
 
 bool PlainFloat4d(const ir::Value* v) {
   if (v == nullptr || v->is_constant()) return false;
@@ -90,6 +91,10 @@ Role RoleOf(const ir::Node& n, Format layout, const kernels::Engine& e) {
   if (IsOp(n, OpId::kGeChannelShuffle)) {
     return layout == Format::kNHWC ? Role::kShuffle : Role::kNone;
   }
+  // ge::SqueezeExcite runs on ge's own kernel too, which reads and writes NHWC pixels.
+  if (IsOp(n, OpId::kGeSqueezeExcite)) {
+    return layout == Format::kNHWC && SingleOutput(n) ? Role::kSqueezeExcite : Role::kNone;
+  }
   if (!SingleOutput(n)) return Role::kNone;
   const bool conv = IsOp(n, OpId::kConv) || IsOp(n, OpId::kGeFusedConv);
   if (conv && OnEngine(n, e)) return Role::kConv;
@@ -130,7 +135,8 @@ class FormatSelectionPass : public GraphLevelPass {
           for (const ir::Use& u : y->uses()) want = want || ReadsBlocked(*u.node, u.input_index);
           break;
         case Role::kPool:
-        case Role::kChannelwise: want = InputBlocked(*n, 0); break;
+        case Role::kChannelwise:
+        case Role::kSqueezeExcite: want = InputBlocked(*n, 0); break;
         case Role::kConcat:
           want = true;
           for (int i = 0; i < n->num_inputs(); ++i) want = want && InputBlocked(*n, i);
@@ -165,7 +171,8 @@ class FormatSelectionPass : public GraphLevelPass {
     switch (RoleOf(n, layout_, *engine_)) {
       case Role::kConv: return i == 0 || i == 3;  // X and the residual Sum
       case Role::kPool:
-      case Role::kChannelwise: return i == 0;
+      case Role::kChannelwise:
+      case Role::kSqueezeExcite: return i == 0;
       case Role::kConcat: return true;
       case Role::kShuffle: {  // optimistic until the shuffle is decided (all of its inputs in the layout)
         auto it = shuffle_blocked_.find(&n);

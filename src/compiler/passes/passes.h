@@ -59,6 +59,9 @@ std::unique_ptr<GraphPass> CreateLayoutSimplifyPass();
 // A 1x1 Conv / ge::FusedConv (constant weights, no pads, strides, groups or Sum) reading only a channel Concat ->
 // one ge::FusedConv per concatenated input over its weight slice, chained through the residual Sum
 // (concat_conv_split_pass.cc).
+// GlobalAveragePool -> 1x1 Conv -> 1x1 Conv -> Mul (squeeze-and-excitation) -> ge::SqueezeExcite
+// (squeeze_excite_fusion_pass.cc).
+std::unique_ptr<GraphPass> CreateSqueezeExciteFusionPass();
 std::unique_ptr<GraphPass> CreateConcatConvSplitPass();
 
 // Variables (variable_prepare_pass.cc). VariablePrepare, last before planning: every write of a variable value

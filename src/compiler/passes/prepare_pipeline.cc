@@ -38,6 +38,7 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
     finish.Add(CreateAttentionFusionPass());
     finish.Add(CreateMatMulAddFusionPass());
     finish.Add(CreateActivationFusionPass());
+    finish.Add(CreateSqueezeExciteFusionPass());
     finish.Add(CreateConcatConvSplitPass());
   }
   finish.Add(CreateInferShapesPass());

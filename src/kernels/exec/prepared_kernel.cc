@@ -14,6 +14,7 @@
 #include "kernels/exec/ref_adapter.h"
 #include "kernels/exec/slice_kernel.h"
 #include "kernels/exec/split_kernel.h"
+#include "kernels/exec/squeeze_excite_kernel.h"
 #include "kernels/exec/transpose_kernel.h"
 #include "kernels/exec/unary_kernel.h"
 #include "kernels/exec/where_kernel.h"
@@ -73,8 +74,8 @@ bool PlainTensor(const ir::Value* v) {
 // engine the compiler assigned runs such a node.
 bool NeedsLayoutEngine(const ir::Node& node) {
   if (ops::IsOp(node, OpId::kGeTransData)) return true;
-  // ge::ChannelShuffle's own kernel reads and writes NHWC (channel_shuffle_kernel.h).
-  const bool nhwc_ok = ops::IsOp(node, OpId::kGeChannelShuffle);
+  // ge::ChannelShuffle's and ge::SqueezeExcite's own kernels read and write NHWC.
+  const bool nhwc_ok = ops::IsOp(node, OpId::kGeChannelShuffle) || ops::IsOp(node, OpId::kGeSqueezeExcite);
   auto needs = [nhwc_ok](const ir::Value* v) {
     return v != nullptr && IsNonPlainLayout(v->desc().format) && !(nhwc_ok && v->desc().format == Format::kNHWC);
   };
@@ -152,9 +153,12 @@ StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& re
     if (k != nullptr) return k;
   }
   const OpId id = ops::OpIdOf(node);
-  // Fast kernels of ge:: ops; ChannelShuffle also reads and writes NHWC.
+  // Fast kernels of ge:: ops; ChannelShuffle and SqueezeExcite also read and write NHWC.
   if (id == OpId::kGeChannelShuffle) {
     if (std::unique_ptr<PreparedKernel> k = PrepareChannelShuffle(request)) return k;
+  }
+  if (id == OpId::kGeSqueezeExcite) {
+    if (std::unique_ptr<PreparedKernel> k = PrepareSqueezeExcite(request)) return k;
   }
   if (id == OpId::kGeFusedMatMul || id == OpId::kGeFusedGemm) {
     if (std::unique_ptr<PreparedKernel> k = PrepareMatMulPacked(request)) return k;

@@ -52,15 +52,17 @@ inline const ActivationInfo& InfoOf(Activation kind) {
 
 inline const char* ActivationName(Activation kind) { return InfoOf(kind).name; }
 
-// Reads `activation` and `activation_params`; the error is a bare message for the caller to prefix.
-inline Status ParseActivation(const ir::AttrMap& attrs, ActivationSpec* out) {
-  const std::string name = attrs.GetString("activation", "");
-  const std::vector<float> params = attrs.GetFloats("activation_params");
+// Reads `activation` and `activation_params` (or another pair of attributes: ge::SqueezeExcite's gate); the error
+// is a bare message for the caller to prefix.
+inline Status ParseActivation(const ir::AttrMap& attrs, ActivationSpec* out, const char* name_key = "activation",
+                              const char* params_key = "activation_params") {
+  const std::string name = attrs.GetString(name_key, "");
+  const std::vector<float> params = attrs.GetFloats(params_key);
   for (const ActivationInfo& a : kActivations) {
     if (name != a.name) continue;
     if (!params.empty() && static_cast<int>(params.size()) != a.num_params) {
       std::string want = a.num_params == 0 ? "none" : std::to_string(a.num_params) + " (" + a.params + ")";
-      return InvalidArgument("activation '" + name + "' takes " + want + " activation_params, got " +
+      return InvalidArgument(std::string(name_key) + " '" + name + "' takes " + want + " " + params_key + ", got " +
                              std::to_string(params.size()));
     }
     out->kind = a.kind;
@@ -71,7 +73,7 @@ inline Status ParseActivation(const ir::AttrMap& attrs, ActivationSpec* out) {
   for (const ActivationInfo& a : kActivations) {
     if (a.kind != Activation::kNone) known += std::string(", ") + a.name;
   }
-  return InvalidArgument("unknown activation '" + name + "' (expected one of \"\"" + known + ")");
+  return InvalidArgument(std::string("unknown ") + name_key + " '" + name + "' (expected one of \"\"" + known + ")");
 }
 
 }  // namespace ge::fused

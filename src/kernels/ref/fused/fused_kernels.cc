@@ -116,7 +116,8 @@ Status RefChannelShuffle(KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterTransformerRefKernels(KernelRegistry* r);  // transformer_kernels.cc
+void RegisterTransformerRefKernels(KernelRegistry* r);   // transformer_kernels.cc
+void RegisterSqueezeExciteRefKernel(KernelRegistry* r);  // squeeze_excite_kernels.cc
 
 void RegisterFusedRefKernels(KernelRegistry* r) {
   r->Add(OpId::kGeFusedConv, RefFusedConv);
@@ -125,6 +126,7 @@ void RegisterFusedRefKernels(KernelRegistry* r) {
   r->Add(OpId::kGeFusedBatchNormalization, RefFusedBatchNorm);
   r->Add(OpId::kGeChannelShuffle, RefChannelShuffle);
   RegisterTransformerRefKernels(r);
+  RegisterSqueezeExciteRefKernel(r);
 }
 
 }  // namespace ge::ref

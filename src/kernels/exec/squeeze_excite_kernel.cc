@@ -1,0 +1,188 @@
+#include "kernels/exec/squeeze_excite_kernel.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "kernels/exec/kernel_util.h"
+#include "kernels/ref/fused/squeeze_excite.h"
+
+namespace ge::exec {
+namespace {
+
+// Pixels per pooling block in NHWC: each block keeps one double sum per channel.
+constexpr int64_t kPoolBlockPixels = 512;
+
+// body(u0, u1) over units [0, units) of elems_per_unit elements each, on the pool when the elements are many.
+template <typename Body>
+void ForUnits(rt::TaskContext& ctx, int64_t units, int64_t elems_per_unit, const Body& body) {
+  if (ctx.pool != nullptr && units > 1 && units * elems_per_unit >= kParallelMinElements) {
+    const size_t grain = std::max<size_t>(1, kParallelGrain / static_cast<size_t>(std::max<int64_t>(1, elems_per_unit)));
+    ctx.pool->ParallelFor(
+        static_cast<size_t>(units),
+        [&body](size_t b, size_t e) { body(static_cast<int64_t>(b), static_cast<int64_t>(e)); }, grain);
+  } else if (units > 0) {
+    body(0, units);
+  }
+}
+
+struct SeState : KernelState {
+  std::vector<double> partial;  // [blocks, C]
+  std::vector<float> p, h, s;   // pooled means [C], hidden [R], scales [C]
+};
+
+class SqueezeExciteKernel final : public PreparedKernel {
+ public:
+  SqueezeExciteKernel(bool nhwc, int64_t n, int64_t c, int64_t q, int64_t r, std::vector<float> w1,
+                      std::vector<float> b1, std::vector<float> w2, std::vector<float> b2,
+                      const fused::ActivationSpec& act, const fused::ActivationSpec& gate)
+      : nhwc_(nhwc),
+        n_(n),
+        c_(c),
+        q_(q),
+        r_(r),
+        blocks_(nhwc ? std::max<int64_t>(1, std::min<int64_t>(16, q / kPoolBlockPixels)) : 1),
+        w1_(std::move(w1)),
+        b1_(std::move(b1)),
+        w2_(std::move(w2)),
+        b2_(std::move(b2)),
+        act_(act),
+        gate_(gate) {
+    fn_ = &Task;
+    num_inputs_ = 5;
+    num_outputs_ = 1;
+  }
+  const char* impl_name() const override { return "exec.squeeze_excite"; }
+
+ private:
+  StatusOr<std::unique_ptr<KernelState>> CreateState() const override {
+    auto st = std::make_unique<SeState>();
+    st->partial.assign(static_cast<size_t>(blocks_ * c_), 0.0);
+    st->p.assign(static_cast<size_t>(c_), 0.f);
+    st->h.assign(static_cast<size_t>(r_), 0.f);
+    st->s.assign(static_cast<size_t>(c_), 0.f);
+    return std::unique_ptr<KernelState>(std::move(st));
+  }
+
+  // Pixels [p0, p1) of one NHWC image into sums[C] (added to what is there).
+  void SumPixels(const float* x, int64_t p0, int64_t p1, double* sums) const {
+    for (int64_t i = p0; i < p1; ++i) {
+      const float* row = x + i * c_;
+      for (int64_t k = 0; k < c_; ++k) sums[k] += static_cast<double>(row[k]);
+    }
+  }
+
+  void Pool(const float* x, SeState& st, rt::TaskContext& ctx) const {
+    const double inv = q_ > 0 ? 1.0 / static_cast<double>(q_) : 0.0;
+    if (!nhwc_) {  // planes of q pixels per channel
+      ForUnits(ctx, c_, q_, [&](int64_t k0, int64_t k1) {
+        for (int64_t k = k0; k < k1; ++k) {
+          double sum = 0;
+          for (int64_t i = 0; i < q_; ++i) sum += static_cast<double>(x[k * q_ + i]);
+          st.p[k] = static_cast<float>(q_ > 0 ? sum / static_cast<double>(q_) : 0.0);
+        }
+      });
+      return;
+    }
+    std::fill(st.partial.begin(), st.partial.end(), 0.0);
+    const int64_t per = (q_ + blocks_ - 1) / blocks_;
+    ForUnits(ctx, blocks_, per * c_, [&](int64_t b0, int64_t b1) {
+      for (int64_t b = b0; b < b1; ++b) {
+        const int64_t p0 = b * per, p1 = std::min(q_, p0 + per);
+        SumPixels(x, p0, p1, st.partial.data() + b * c_);
+      }
+    });
+    for (int64_t k = 0; k < c_; ++k) {
+      double sum = 0;
+      for (int64_t b = 0; b < blocks_; ++b) sum += st.partial[b * c_ + k];
+      st.p[k] = static_cast<float>(q_ > 0 ? sum * inv : 0.0);
+    }
+  }
+
+  void Scale(const float* x, const float* s, float* y, rt::TaskContext& ctx) const {
+    if (nhwc_) {
+      ForUnits(ctx, q_, c_, [&](int64_t i0, int64_t i1) {
+        for (int64_t i = i0; i < i1; ++i) {
+          const float* xr = x + i * c_;
+          float* yr = y + i * c_;
+          for (int64_t k = 0; k < c_; ++k) yr[k] = xr[k] * s[k];
+        }
+      });
+    } else {
+      ForUnits(ctx, c_, q_, [&](int64_t k0, int64_t k1) {
+        for (int64_t k = k0; k < k1; ++k) {
+          const float sk = s[k];
+          for (int64_t i = 0; i < q_; ++i) y[k * q_ + i] = x[k * q_ + i] * sk;
+        }
+      });
+    }
+  }
+
+  static Status Task(void* args, rt::TaskContext& ctx) {
+    const auto& binding = *static_cast<const KernelBinding*>(args);
+    const auto& k = BoundKernel<SqueezeExciteKernel>(binding);
+    auto& st = static_cast<SeState&>(*binding.state);
+    const auto* x = static_cast<const float*>(binding.io.inputs[0]);
+    auto* y = static_cast<float*>(binding.io.outputs[0]);
+    const int64_t image = k.c_ * k.q_;
+    for (int64_t b = 0; b < k.n_; ++b) {
+      k.Pool(x + b * image, st, ctx);
+      ref::fused::SqueezeExciteGate(st.p.data(), k.w1_.data(), k.b1_.empty() ? nullptr : k.b1_.data(),
+                                    k.w2_.data(), k.b2_.empty() ? nullptr : k.b2_.data(), k.c_, k.r_, k.act_,
+                                    k.gate_, st.h.data(), st.s.data());
+      k.Scale(x + b * image, st.s.data(), y + b * image, ctx);
+    }
+    return Status::Ok();
+  }
+
+  bool nhwc_;
+  int64_t n_, c_, q_, r_, blocks_;
+  std::vector<float> w1_, b1_, w2_, b2_;
+  fused::ActivationSpec act_, gate_;
+};
+
+bool PlainOrNhwc(Format f) { return f == Format::kNHWC || f == Format::kND || f == Format::kNCHW; }
+
+// A constant float32 input's values (empty when absent); false when present but not a constant float32 tensor.
+bool ConstFloats(const PrepareRequest& r, int i, std::vector<float>* out) {
+  if (!InputPresent(r, i)) return true;
+  const Tensor* t = ConstInput(r, i);
+  if (t == nullptr || t->dtype() != DataType::kFloat) return false;
+  out->assign(t->data<float>(), t->data<float>() + t->numel());
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<PreparedKernel> PrepareSqueezeExcite(const PrepareRequest& r) {
+  const ir::Node& node = *r.node;
+  if (HasVaryingDims(r) || node.num_inputs() < 4 || !InputPresent(r, 0) || !OutputPresent(r, 0)) return nullptr;
+  const TensorDesc& x = r.input_descs[0];
+  const TensorDesc& y = r.output_descs[0];
+  if (x.dtype != DataType::kFloat || y.dtype != DataType::kFloat || x.shape.rank() < 3 ||
+      x.shape.dims() != y.shape.dims() || !PlainOrNhwc(x.format) || !PlainOrNhwc(y.format) ||
+      (x.format == Format::kNHWC) != (y.format == Format::kNHWC) || (x.format == Format::kNHWC && x.shape.rank() != 4)) {
+    return nullptr;
+  }
+  std::vector<float> w1, b1, w2, b2;
+  if (!InputPresent(r, 1) || !InputPresent(r, 3) || !ConstFloats(r, 1, &w1) || !ConstFloats(r, 2, &b1) ||
+      !ConstFloats(r, 3, &w2) || !ConstFloats(r, 4, &b2)) {
+    return nullptr;
+  }
+  const Dims& d = x.shape.dims();
+  const int64_t n = d[0], c = d[1];
+  const int64_t q = n * c ? NumElements(d) / (n * c) : 0;
+  const int64_t rr = r.input_descs[1].shape.rank() >= 1 ? r.input_descs[1].shape.dim(0) : 0;
+  if (c <= 0 || rr <= 0 || static_cast<int64_t>(w1.size()) != rr * c || static_cast<int64_t>(w2.size()) != c * rr ||
+      (!b1.empty() && static_cast<int64_t>(b1.size()) != rr) || (!b2.empty() && static_cast<int64_t>(b2.size()) != c)) {
+    return nullptr;
+  }
+  fused::ActivationSpec act, gate;
+  if (!fused::ParseActivation(node.attrs(), &act).ok() ||
+      !fused::ParseActivation(node.attrs(), &gate, "gate_activation", "gate_activation_params").ok()) {
+    return nullptr;
+  }
+  return std::make_unique<SqueezeExciteKernel>(x.format == Format::kNHWC, n, c, q, rr, std::move(w1), std::move(b1),
+                                               std::move(w2), std::move(b2), act, gate);
+}
+
+}  // namespace ge::exec
