@@ -51,21 +51,26 @@ void Check(const std::vector<Tensor>& in, const ir::AttrMap& attrs, Format layou
   node->attrs() = attrs;
   r.node = node;
   r.output_descs = {yd};
-  std::unique_ptr<PreparedKernel> k = PrepareSqueezeExcite(r);
-  ASSERT_NE(k, nullptr);
-  EXPECT_STREQ(k->impl_name(), "exec.squeeze_excite");
-  const bool nhwc = layout == Format::kNHWC;
-  Tensor x = nhwc ? PermuteNchwNhwc(in[0], true) : in[0];
-  Tensor y = Tensor::Create(DataType::kFloat, in[0].dims()).value();
-  auto binding = k->NewBinding();
-  ASSERT_TRUE(binding.ok());
-  (*binding)->io.inputs[0] = x.raw_data();
-  (*binding)->io.outputs[0] = y.raw_data();
-  rt::TaskContext ctx;
-  ctx.pool = pool;
-  for (int run = 0; run < 2; ++run) {  // a second run on the same binding: no state carried over
-    ASSERT_TRUE(k->fn()(binding->get(), ctx).ok());
-    ExpectTensorNear(nhwc ? PermuteNchwNhwc(y, false) : y, (*want)[0].tensor, 1e-6, "run " + std::to_string(run));
+  // Each vector width of the passes (the model's target caps it): AVX-512 where the CPU has it, AVX2, baseline.
+  for (IsaLevel isa : {IsaLevel::kNone, IsaLevel::kX86_64_V3, IsaLevel::kX86_64_V2}) {
+    SCOPED_TRACE(IsaLevelName(isa));
+    r.max_isa = isa;
+    std::unique_ptr<PreparedKernel> k = PrepareSqueezeExcite(r);
+    ASSERT_NE(k, nullptr);
+    EXPECT_STREQ(k->impl_name(), "exec.squeeze_excite");
+    const bool nhwc = layout == Format::kNHWC;
+    Tensor x = nhwc ? PermuteNchwNhwc(in[0], true) : in[0];
+    Tensor y = Tensor::Create(DataType::kFloat, in[0].dims()).value();
+    auto binding = k->NewBinding();
+    ASSERT_TRUE(binding.ok());
+    (*binding)->io.inputs[0] = x.raw_data();
+    (*binding)->io.outputs[0] = y.raw_data();
+    rt::TaskContext ctx;
+    ctx.pool = pool;
+    for (int run = 0; run < 2; ++run) {  // a second run on the same binding: no state carried over
+      ASSERT_TRUE(k->fn()(binding->get(), ctx).ok());
+      ExpectTensorNear(nhwc ? PermuteNchwNhwc(y, false) : y, (*want)[0].tensor, 1e-6, "run " + std::to_string(run));
+    }
   }
 }
 

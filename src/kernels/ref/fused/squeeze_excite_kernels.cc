@@ -1,5 +1,6 @@
 // Reference kernel of ge::SqueezeExcite (ops/fused/squeeze_excite_op.h) on plain [N, C, spatial...] float32 tensors:
 // the spatial mean as GlobalAveragePool computes it (double accumulation), the gate (squeeze_excite.h), then X * s.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -12,21 +13,30 @@ namespace ge::ref {
 
 namespace fused {
 
-void SqueezeExciteGate(const float* p, const float* w1, const float* b1, const float* w2, const float* b2, int64_t c,
+void SqueezeExciteGate(const float* p, const float* w1t, const float* b1, const float* w2t, const float* b2, int64_t c,
                        int64_t r, const ge::fused::ActivationSpec& act, const ge::fused::ActivationSpec& gate,
                        float* h, float* s) {
-  for (int64_t j = 0; j < r; ++j) {
-    float acc = 0;
-    for (int64_t k = 0; k < c; ++k) acc += w1[j * c + k] * p[k];
-    h[j] = acc;
+  std::fill(h, h + r, 0.f);
+  for (int64_t k = 0; k < c; ++k) {
+    const float pk = p[k];
+    const float* row = w1t + k * r;
+    for (int64_t j = 0; j < r; ++j) h[j] += row[j] * pk;
   }
   ApplyEpilogue<float>(act, b1, 0, h, r);
-  for (int64_t k = 0; k < c; ++k) {
-    float acc = 0;
-    for (int64_t j = 0; j < r; ++j) acc += w2[k * r + j] * h[j];
-    s[k] = acc;
+  std::fill(s, s + c, 0.f);
+  for (int64_t j = 0; j < r; ++j) {
+    const float hj = h[j];
+    const float* row = w2t + j * c;
+    for (int64_t k = 0; k < c; ++k) s[k] += row[k] * hj;
   }
   ApplyEpilogue<float>(gate, b2, 0, s, c);
+}
+
+std::vector<float> Transposed(const float* m, int64_t rows, int64_t cols) {
+  std::vector<float> t(static_cast<size_t>(rows * cols));
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) t[j * rows + i] = m[i * cols + j];
+  return t;
 }
 
 }  // namespace fused
@@ -59,6 +69,8 @@ Status RefSqueezeExcite(KernelContext& ctx) {
   if (!st.ok()) return ctx.Error(st.message());
   GE_ASSIGN_OR_RETURN(Tensor * y, ctx.AllocateOutput(0, x->dims(), DataType::kFloat));
   std::vector<float> p(static_cast<size_t>(c)), h(static_cast<size_t>(r)), s(static_cast<size_t>(c));
+  const std::vector<float> w1t = fused::Transposed(w1->data<float>(), r, c);
+  const std::vector<float> w2t = fused::Transposed(w2->data<float>(), c, r);
   for (int64_t b = 0; b < n; ++b) {
     const float* xb = x->data<float>() + b * c * q;
     float* yb = y->data<float>() + b * c * q;
@@ -67,7 +79,7 @@ Status RefSqueezeExcite(KernelContext& ctx) {
       for (int64_t i = 0; i < q; ++i) sum += static_cast<double>(xb[k * q + i]);
       p[k] = static_cast<float>(q > 0 ? sum / static_cast<double>(q) : 0.0);
     }
-    fused::SqueezeExciteGate(p.data(), w1->data<float>(), b1 ? b1->data<float>() : nullptr, w2->data<float>(),
+    fused::SqueezeExciteGate(p.data(), w1t.data(), b1 ? b1->data<float>() : nullptr, w2t.data(),
                              b2 ? b2->data<float>() : nullptr, c, r, act, gate, h.data(), s.data());
     for (int64_t k = 0; k < c; ++k) {
       for (int64_t i = 0; i < q; ++i) yb[k * q + i] = xb[k * q + i] * s[k];
