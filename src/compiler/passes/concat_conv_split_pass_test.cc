@@ -8,13 +8,8 @@ namespace {
 
 using testing::ModelsAgree;
 using testing::Parse;
+using testing::PatternValues;
 using testing::RunOnePass;
-
-std::string Values(int n, double scale) {
-  std::string s = "[";
-  for (int i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(scale * (((i * 37) % 17) - 8));
-  return s + "]";
-}
 
 std::string Net(const std::string& conv_attrs, int out_channels = 4) {
   const std::string m = std::to_string(out_channels);
@@ -22,9 +17,9 @@ std::string Net(const std::string& conv_attrs, int out_channels = 4) {
 opset "ge" 1
 graph net(%a: float32[1,3,5,5], %b: float32[1,4,5,5], %c: float32[1,2,5,5]) {
   const %w: float32[)" +
-         m + R"(,9,1,1] = )" + Values(out_channels * 9, 0.1) + R"(
+         m + R"(,9,1,1] = )" + PatternValues(out_channels * 9, 0.1) + R"(
   const %bias: float32[)" +
-         m + R"(] = )" + Values(out_channels, 0.05) + R"(
+         m + R"(] = )" + PatternValues(out_channels, 0.05) + R"(
   cat: %k = Concat(%a, %b, %c) {axis=1}
   conv: %y = ge::FusedConv(%k, %w, %bias) {)" +
          conv_attrs + R"(}

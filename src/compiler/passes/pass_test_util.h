@@ -18,6 +18,13 @@
 
 namespace ge::compiler::testing {
 
+// n deterministic values scale * (-8..8) as the IR text of a constant's contents: "[v0, v1, ...]".
+inline std::string PatternValues(int n, double scale) {
+  std::string s = "[";
+  for (int i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(scale * (((i * 37) % 17) - 8));
+  return s + "]";
+}
+
 inline std::unique_ptr<ir::Model> Parse(const std::string& text) {
   auto m = ir::ParseModelText(text);
   EXPECT_TRUE(m.ok()) << m.status().ToString() << "\n" << text;

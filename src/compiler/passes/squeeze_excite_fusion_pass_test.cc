@@ -8,13 +8,8 @@ namespace {
 
 using testing::ModelsAgree;
 using testing::Parse;
+using testing::PatternValues;
 using testing::RunOnePass;
-
-std::string Values(int n, double scale) {
-  std::string s = "[";
-  for (int i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(scale * (((i * 37) % 17) - 8));
-  return s + "]";
-}
 
 // x [1,8,5,5] -> GlobalAveragePool -> fc1 (2 outputs) -> fc2 (8 outputs) -> Mul; `fc1`/`fc2` are the node texts
 // after the "= " of each convolution, `mul` the Mul's operands.
@@ -24,13 +19,13 @@ std::string Block(const std::string& fc1, const std::string& fc2, const std::str
 opset "ge" 1
 graph net(%x: float32[1,8,5,5]) {
   const %w1: float32[2,8,1,1] = )" +
-         Values(16, 0.1) + R"(
+         PatternValues(16, 0.1) + R"(
   const %b1: float32[2] = )" +
-         Values(2, 0.05) + R"(
+         PatternValues(2, 0.05) + R"(
   const %w2: float32[8,2,1,1] = )" +
-         Values(16, 0.2) + R"(
+         PatternValues(16, 0.2) + R"(
   const %b2: float32[8] = )" +
-         Values(8, 0.05) + R"(
+         PatternValues(8, 0.05) + R"(
   gap: %g = GlobalAveragePool(%x)
   fc1: %h = )" + fc1 + R"(
   fc2: %s = )" + fc2 + R"(

@@ -13,22 +13,27 @@ namespace ge::ref {
 
 namespace fused {
 
+namespace {
+
+// out[k] += m[j, k] * v[j] for j = 0..rows-1 in order.
+void AddRows(const float* m, const float* v, int64_t rows, int64_t cols, float* out) {
+  for (int64_t j = 0; j < rows; ++j) {
+    const float vj = v[j];
+    const float* row = m + j * cols;
+    for (int64_t k = 0; k < cols; ++k) out[k] += row[k] * vj;
+  }
+}
+
+}  // namespace
+
 void SqueezeExciteGate(const float* p, const float* w1t, const float* b1, const float* w2t, const float* b2, int64_t c,
                        int64_t r, const ge::fused::ActivationSpec& act, const ge::fused::ActivationSpec& gate,
                        float* h, float* s) {
   std::fill(h, h + r, 0.f);
-  for (int64_t k = 0; k < c; ++k) {
-    const float pk = p[k];
-    const float* row = w1t + k * r;
-    for (int64_t j = 0; j < r; ++j) h[j] += row[j] * pk;
-  }
+  AddRows(w1t, p, c, r, h);
   ApplyEpilogue<float>(act, b1, 0, h, r);
   std::fill(s, s + c, 0.f);
-  for (int64_t j = 0; j < r; ++j) {
-    const float hj = h[j];
-    const float* row = w2t + j * c;
-    for (int64_t k = 0; k < c; ++k) s[k] += row[k] * hj;
-  }
+  AddRows(w2t, h, r, c, s);
   ApplyEpilogue<float>(gate, b2, 0, s, c);
 }
 
