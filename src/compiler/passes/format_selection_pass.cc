@@ -1,8 +1,8 @@
 // FormatSelection (DESIGN.md §3): one activation layout — NHWC (oneDNN nhwc, what its brgconv kernels run on) or
 // NC1HWC0 (nChw16c; nChw8c below x86-64-v4) — kept through chains of an engine's convolutions, pools, channel concats,
 // per-channel binaries and constant batch norms (the first engine of PassContext::engines with a blocked
-// layout at the target; the dnnl engine today) — and, in NHWC, ge::ChannelShuffle and ge::SqueezeExcite, whose own
-// kernels read that layout — with a ge::TransData
+// layout at the target; the dnnl engine today) — and, in NHWC, ge::ChannelShuffle, ge::SqueezeExcite and
+// ge::ConcatScaleShift, whose own kernels read that layout — with a ge::TransData
 // back to the plain layout only where a value leaves the chain (a consumer that reads plain tensors, or a graph
 // output). Plain values entering a chain need no node: the convolution kernels read plain sources (the first
 // layer's few channels are read plain by oneDNN's own kernels). No TransData is ever inserted into a chain, so no
@@ -23,7 +23,7 @@ namespace {
 using ops::IsOp;
 using ops::OpId;
 
-enum class Role { kNone, kConv, kPool, kConcat, kBinary, kChannelwise, kShuffle, kSqueezeExcite };
+enum class Role { kNone, kConv, kPool, kConcat, kBinary, kChannelwise, kShuffle, kSqueezeExcite, kConcatScaleShift };
 
 bool PlainFloat4d(const ir::Value* v) {
   if (v == nullptr || v->is_constant()) return false;
@@ -95,6 +95,10 @@ Role RoleOf(const ir::Node& n, Format layout, const kernels::Engine& e) {
   if (IsOp(n, OpId::kGeSqueezeExcite)) {
     return layout == Format::kNHWC && SingleOutput(n) ? Role::kSqueezeExcite : Role::kNone;
   }
+  // ge::ConcatScaleShift: the same, for its inputs X1..Xk (2 and on).
+  if (IsOp(n, OpId::kGeConcatScaleShift)) {
+    return layout == Format::kNHWC && SingleOutput(n) ? Role::kConcatScaleShift : Role::kNone;
+  }
   if (!SingleOutput(n)) return Role::kNone;
   const bool conv = IsOp(n, OpId::kConv) || IsOp(n, OpId::kGeFusedConv);
   if (conv && OnEngine(n, e)) return Role::kConv;
@@ -141,6 +145,10 @@ class FormatSelectionPass : public GraphLevelPass {
           want = true;
           for (int i = 0; i < n->num_inputs(); ++i) want = want && InputBlocked(*n, i);
           break;
+        case Role::kConcatScaleShift:
+          want = n->num_inputs() > 2;
+          for (int i = 2; i < n->num_inputs(); ++i) want = want && InputBlocked(*n, i);
+          break;
         case Role::kBinary:
           want = true;
           for (int i = 0; i < n->num_inputs(); ++i) want = want && (!MainOperand(*n, i) || InputBlocked(*n, i));
@@ -174,6 +182,7 @@ class FormatSelectionPass : public GraphLevelPass {
       case Role::kChannelwise:
       case Role::kSqueezeExcite: return i == 0;
       case Role::kConcat: return true;
+      case Role::kConcatScaleShift: return i >= 2;
       case Role::kShuffle: {  // optimistic until the shuffle is decided (all of its inputs in the layout)
         auto it = shuffle_blocked_.find(&n);
         return it == shuffle_blocked_.end() || it->second;

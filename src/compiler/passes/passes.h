@@ -59,6 +59,8 @@ std::unique_ptr<GraphPass> CreateLayoutSimplifyPass();
 // A 1x1 Conv / ge::FusedConv (constant weights, no pads, strides, groups or Sum) reading only a channel Concat ->
 // one ge::FusedConv per concatenated input over its weight slice, chained through the residual Sum
 // (concat_conv_split_pass.cc).
+// Concat -> constant inference BatchNormalization (+ Relu) -> ge::ConcatScaleShift (concat_scale_shift_fusion_pass.cc).
+std::unique_ptr<GraphPass> CreateConcatScaleShiftFusionPass();
 // GlobalAveragePool -> 1x1 Conv -> 1x1 Conv -> Mul (squeeze-and-excitation) -> ge::SqueezeExcite
 // (squeeze_excite_fusion_pass.cc).
 std::unique_ptr<GraphPass> CreateSqueezeExciteFusionPass();

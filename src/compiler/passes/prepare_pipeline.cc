@@ -39,6 +39,7 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
     finish.Add(CreateMatMulAddFusionPass());
     finish.Add(CreateActivationFusionPass());
     finish.Add(CreateSqueezeExciteFusionPass());
+    finish.Add(CreateConcatScaleShiftFusionPass());
     finish.Add(CreateConcatConvSplitPass());
   }
   finish.Add(CreateInferShapesPass());

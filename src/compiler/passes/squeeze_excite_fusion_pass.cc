@@ -30,8 +30,8 @@ bool PointwiseFc(const FusionScope& scope, const ir::Node* n, const ir::Value* i
   if (n == nullptr || !(IsOp(n, OpId::kGeFusedConv) || IsOp(n, OpId::kConv)) || !scope.Removable(n)) return false;
   if (n->input(0) != in || n->num_outputs() != 1 || (n->num_inputs() > 3 && n->input(3) != nullptr)) return false;
   const ir::AttrMap& a = n->attrs();
-  if (a.GetInt("group", 1) != 1 || a.GetString("auto_pad", "NOTSET") != "NOTSET" || !AllEqual(a.GetInts("strides"), 1) ||
-      !AllEqual(a.GetInts("dilations"), 1) || !AllEqual(a.GetInts("pads"), 0)) {
+  if (a.GetInt("group", 1) != 1 || a.GetString("auto_pad", "NOTSET") != "NOTSET" ||
+      !AllEqual(a.GetInts("strides"), 1) || !AllEqual(a.GetInts("dilations"), 1) || !AllEqual(a.GetInts("pads"), 0)) {
     return false;
   }
   const Tensor* w = ConstTensor(n->input(1));

@@ -27,10 +27,14 @@ graph net(%x: float32[1,8,5,5]) {
   const %b2: float32[8] = )" +
          PatternValues(8, 0.05) + R"(
   gap: %g = GlobalAveragePool(%x)
-  fc1: %h = )" + fc1 + R"(
-  fc2: %s = )" + fc2 + R"(
-  mul: %y = Mul()" + mul + R"()
-)" + extra + R"(  return %y
+  fc1: %h = )" +
+         fc1 + R"(
+  fc2: %s = )" +
+         fc2 + R"(
+  mul: %y = Mul()" +
+         mul + R"()
+)" + extra +
+         R"(  return %y
 })";
 }
 
@@ -87,8 +91,8 @@ TEST(SqueezeExciteFusionPass, LeavesOtherShapesAlone) {
   const Case cases[] = {
       {"the gate has another reader", Block(kFc1Silu, kFc2Sigmoid, "%s, %x", "  side: %z = Relu(%s)\n")},
       {"the pooled value has another reader", Block(kFc1Silu, kFc2Sigmoid, "%s, %x", "  side: %z = Relu(%g)\n")},
-      {"a strided convolution", Block(R"(ge::FusedConv(%g, %w1, %b1) {activation="Silu", strides=[2,2]})",
-                                      kFc2Sigmoid, "%s, %x")},
+      {"a strided convolution",
+       Block(R"(ge::FusedConv(%g, %w1, %b1) {activation="Silu", strides=[2,2]})", kFc2Sigmoid, "%s, %x")},
       {"the gate multiplies something else", Block(kFc1Silu, kFc2Sigmoid, "%s, %s")},
   };
   for (const Case& c : cases) {

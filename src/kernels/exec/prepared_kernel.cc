@@ -7,6 +7,7 @@
 #include "kernels/engine.h"
 #include "kernels/exec/binary_kernel.h"
 #include "kernels/exec/channel_shuffle_kernel.h"
+#include "kernels/exec/concat_scale_shift_kernel.h"
 #include "kernels/exec/copy_kernel.h"
 #include "kernels/exec/gather_kernel.h"
 #include "kernels/exec/kernel_util.h"
@@ -74,8 +75,9 @@ bool PlainTensor(const ir::Value* v) {
 // engine the compiler assigned runs such a node.
 bool NeedsLayoutEngine(const ir::Node& node) {
   if (ops::IsOp(node, OpId::kGeTransData)) return true;
-  // ge::ChannelShuffle's and ge::SqueezeExcite's own kernels read and write NHWC.
-  const bool nhwc_ok = ops::IsOp(node, OpId::kGeChannelShuffle) || ops::IsOp(node, OpId::kGeSqueezeExcite);
+  // ge::ChannelShuffle's, ge::SqueezeExcite's and ge::ConcatScaleShift's own kernels read and write NHWC.
+  const bool nhwc_ok = ops::IsOp(node, OpId::kGeChannelShuffle) || ops::IsOp(node, OpId::kGeSqueezeExcite) ||
+                       ops::IsOp(node, OpId::kGeConcatScaleShift);
   auto needs = [nhwc_ok](const ir::Value* v) {
     return v != nullptr && IsNonPlainLayout(v->desc().format) && !(nhwc_ok && v->desc().format == Format::kNHWC);
   };
@@ -153,9 +155,12 @@ StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& re
     if (k != nullptr) return k;
   }
   const OpId id = ops::OpIdOf(node);
-  // Fast kernels of ge:: ops; ChannelShuffle and SqueezeExcite also read and write NHWC.
+  // Fast kernels of ge:: ops; ChannelShuffle, SqueezeExcite and ConcatScaleShift also read and write NHWC.
   if (id == OpId::kGeChannelShuffle) {
     if (std::unique_ptr<PreparedKernel> k = PrepareChannelShuffle(request)) return k;
+  }
+  if (id == OpId::kGeConcatScaleShift) {
+    if (std::unique_ptr<PreparedKernel> k = PrepareConcatScaleShift(request)) return k;
   }
   if (id == OpId::kGeSqueezeExcite) {
     if (std::unique_ptr<PreparedKernel> k = PrepareSqueezeExcite(request)) return k;

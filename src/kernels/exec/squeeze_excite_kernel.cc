@@ -19,26 +19,26 @@ constexpr int64_t kPoolBlockPixels = 512;
 // -ffp-contract=off, so no variant fuses a multiply-add and every variant gives the same bits). sums[k] += x[i, k]
 // over NHWC pixel rows [p0, p1); y[i, k] = x[i, k] * s[k] over rows [r0, r1); out[k] += m[j, k] * v[j] for
 // j = 0..rows-1 in order (the gate's products with the transposed weights, as ref::fused::SqueezeExciteGate).
-#define GE_SE_PASSES(suffix, attr)                                                                              \
-  attr void SumRows##suffix(const float* x, int64_t p0, int64_t p1, int64_t c, double* sums) {                 \
-    for (int64_t i = p0; i < p1; ++i) {                                                                         \
-      const float* row = x + i * c;                                                                             \
-      for (int64_t k = 0; k < c; ++k) sums[k] += static_cast<double>(row[k]);                                   \
-    }                                                                                                           \
-  }                                                                                                             \
-  attr void ScaleRows##suffix(const float* x, const float* s, float* y, int64_t r0, int64_t r1, int64_t c) {   \
-    for (int64_t i = r0; i < r1; ++i) {                                                                         \
-      const float* xr = x + i * c;                                                                              \
-      float* yr = y + i * c;                                                                                    \
-      for (int64_t k = 0; k < c; ++k) yr[k] = xr[k] * s[k];                                                     \
-    }                                                                                                           \
-  }                                                                                                             \
-  attr void AddRows##suffix(const float* m, const float* v, int64_t rows, int64_t cols, float* out) {          \
-    for (int64_t j = 0; j < rows; ++j) {                                                                        \
-      const float vj = v[j];                                                                                    \
-      const float* row = m + j * cols;                                                                          \
-      for (int64_t k = 0; k < cols; ++k) out[k] += row[k] * vj;                                                 \
-    }                                                                                                           \
+#define GE_SE_PASSES(suffix, attr)                                                                           \
+  attr void SumRows##suffix(const float* x, int64_t p0, int64_t p1, int64_t c, double* sums) {               \
+    for (int64_t i = p0; i < p1; ++i) {                                                                      \
+      const float* row = x + i * c;                                                                          \
+      for (int64_t k = 0; k < c; ++k) sums[k] += static_cast<double>(row[k]);                                \
+    }                                                                                                        \
+  }                                                                                                          \
+  attr void ScaleRows##suffix(const float* x, const float* s, float* y, int64_t r0, int64_t r1, int64_t c) { \
+    for (int64_t i = r0; i < r1; ++i) {                                                                      \
+      const float* xr = x + i * c;                                                                           \
+      float* yr = y + i * c;                                                                                 \
+      for (int64_t k = 0; k < c; ++k) yr[k] = xr[k] * s[k];                                                  \
+    }                                                                                                        \
+  }                                                                                                          \
+  attr void AddRows##suffix(const float* m, const float* v, int64_t rows, int64_t cols, float* out) {        \
+    for (int64_t j = 0; j < rows; ++j) {                                                                     \
+      const float vj = v[j];                                                                                 \
+      const float* row = m + j * cols;                                                                       \
+      for (int64_t k = 0; k < cols; ++k) out[k] += row[k] * vj;                                              \
+    }                                                                                                        \
   }
 GE_SE_PASSES(Avx512, __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"))))
 GE_SE_PASSES(Avx2, __attribute__((target("avx2,fma"))))
@@ -55,8 +55,8 @@ struct SePasses {
 SePasses PickPasses(IsaLevel max_level) {
   const uint64_t cpu = HostIsa().features;
   const bool any = max_level == IsaLevel::kNone;
-  if ((cpu & kIsaAvx512F) != 0 && (cpu & kIsaAvx512BW) != 0 && (cpu & kIsaAvx512VL) != 0 &&
-      (cpu & kIsaAvx512DQ) != 0 && (any || max_level >= IsaLevel::kX86_64_V4)) {
+  if ((cpu & kIsaAvx512F) != 0 && (cpu & kIsaAvx512BW) != 0 && (cpu & kIsaAvx512VL) != 0 && (cpu & kIsaAvx512DQ) != 0 &&
+      (any || max_level >= IsaLevel::kX86_64_V4)) {
     return {SumRowsAvx512, ScaleRowsAvx512, AddRowsAvx512};
   }
   if ((cpu & kIsaAvx2) != 0 && (cpu & kIsaFma) != 0 && (any || max_level >= IsaLevel::kX86_64_V3)) {
@@ -73,7 +73,8 @@ constexpr int64_t kSeParallelMinElements = 16 * 1024;
 template <typename Body>
 void ForUnits(rt::TaskContext& ctx, int64_t units, int64_t elems_per_unit, const Body& body) {
   if (ctx.pool != nullptr && units > 1 && units * elems_per_unit >= kSeParallelMinElements) {
-    const size_t grain = std::max<size_t>(1, kParallelGrain / static_cast<size_t>(std::max<int64_t>(1, elems_per_unit)));
+    const size_t grain =
+        std::max<size_t>(1, kParallelGrain / static_cast<size_t>(std::max<int64_t>(1, elems_per_unit)));
     ctx.pool->ParallelFor(
         static_cast<size_t>(units),
         [&body](size_t b, size_t e) { body(static_cast<int64_t>(b), static_cast<int64_t>(e)); }, grain);
@@ -222,7 +223,8 @@ std::unique_ptr<PreparedKernel> PrepareSqueezeExcite(const PrepareRequest& r) {
   const TensorDesc& y = r.output_descs[0];
   if (x.dtype != DataType::kFloat || y.dtype != DataType::kFloat || x.shape.rank() < 3 ||
       x.shape.dims() != y.shape.dims() || !PlainOrNhwc(x.format) || !PlainOrNhwc(y.format) ||
-      (x.format == Format::kNHWC) != (y.format == Format::kNHWC) || (x.format == Format::kNHWC && x.shape.rank() != 4)) {
+      (x.format == Format::kNHWC) != (y.format == Format::kNHWC) ||
+      (x.format == Format::kNHWC && x.shape.rank() != 4)) {
     return nullptr;
   }
   std::vector<float> w1, b1, w2, b2;

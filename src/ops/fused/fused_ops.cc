@@ -6,6 +6,7 @@
 //   ge::FusedBatchNormalization(X, scale, B, mean, var) -> Y   Y = act(BatchNormalization(...)), inference only
 #include "ops/families.h"
 #include "ops/fused/channel_shuffle_op.h"
+#include "ops/fused/concat_scale_shift_op.h"
 #include "ops/fused/fused_activation.h"
 #include "ops/fused/squeeze_excite_op.h"
 #include "ops/fused/trans_data_op.h"
@@ -123,6 +124,7 @@ void RegisterFusedOps(OpRegistry* r) {
   r->Add({OpId::kGeFusedBatchNormalization, 5, 5, 1, 1, InferFusedBatchNorm});
   r->Add({OpId::kGeTransData, 1, 1, 1, 1, InferTransData});
   r->Add({OpId::kGeChannelShuffle, 1, kVariadic, 1, kVariadic, InferChannelShuffle});
+  r->Add({OpId::kGeConcatScaleShift, 3, kVariadic, 1, 1, InferConcatScaleShift});
   r->Add({OpId::kGeSqueezeExcite, 2, 5, 1, 1, InferSqueezeExcite});  // W2 (input 3) checked by the inference
   RegisterTransformerOps(r);
 }

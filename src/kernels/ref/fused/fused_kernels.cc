@@ -118,6 +118,7 @@ Status RefChannelShuffle(KernelContext& ctx) {
 
 void RegisterTransformerRefKernels(KernelRegistry* r);   // transformer_kernels.cc
 void RegisterSqueezeExciteRefKernel(KernelRegistry* r);  // squeeze_excite_kernels.cc
+void RegisterConcatScaleShiftRefKernel(KernelRegistry* r);  // concat_scale_shift_kernels.cc
 
 void RegisterFusedRefKernels(KernelRegistry* r) {
   r->Add(OpId::kGeFusedConv, RefFusedConv);
@@ -127,6 +128,7 @@ void RegisterFusedRefKernels(KernelRegistry* r) {
   r->Add(OpId::kGeChannelShuffle, RefChannelShuffle);
   RegisterTransformerRefKernels(r);
   RegisterSqueezeExciteRefKernel(r);
+  RegisterConcatScaleShiftRefKernel(r);
 }
 
 }  // namespace ge::ref

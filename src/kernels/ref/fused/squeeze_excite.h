@@ -14,8 +14,8 @@ namespace ge::ref::fused {
 // p [c]; w1t [c * r] (W1 transposed), w2t [r * c] (W2 transposed), row-major; b1 [r] and b2 [c] may be null;
 // h [r] is scratch; s [c] the result.
 void SqueezeExciteGate(const float* p, const float* w1t, const float* b1, const float* w2t, const float* b2, int64_t c,
-                       int64_t r, const ge::fused::ActivationSpec& act, const ge::fused::ActivationSpec& gate,
-                       float* h, float* s);
+                       int64_t r, const ge::fused::ActivationSpec& act, const ge::fused::ActivationSpec& gate, float* h,
+                       float* s);
 
 // m [rows, cols] row-major, transposed to [cols, rows].
 std::vector<float> Transposed(const float* m, int64_t rows, int64_t cols);

@@ -27,8 +27,8 @@ void AddRows(const float* m, const float* v, int64_t rows, int64_t cols, float* 
 }  // namespace
 
 void SqueezeExciteGate(const float* p, const float* w1t, const float* b1, const float* w2t, const float* b2, int64_t c,
-                       int64_t r, const ge::fused::ActivationSpec& act, const ge::fused::ActivationSpec& gate,
-                       float* h, float* s) {
+                       int64_t r, const ge::fused::ActivationSpec& act, const ge::fused::ActivationSpec& gate, float* h,
+                       float* s) {
   std::fill(h, h + r, 0.f);
   AddRows(w1t, p, c, r, h);
   ApplyEpilogue<float>(act, b1, 0, h, r);
@@ -65,8 +65,8 @@ Status RefSqueezeExcite(KernelContext& ctx) {
   const int64_t q = n * c ? x->numel() / (n * c) : 0;
   if (w1->numel() != r * c || w2->numel() != c * r || (w2->rank() >= 1 && w2->dim(0) != c) ||
       (b1 && b1->numel() != r) || (b2 && b2->numel() != c)) {
-    return ctx.Error("weights W1 " + DimsToString(w1->dims()) + ", W2 " + DimsToString(w2->dims()) +
-                     " do not fit X " + DimsToString(x->dims()));
+    return ctx.Error("weights W1 " + DimsToString(w1->dims()) + ", W2 " + DimsToString(w2->dims()) + " do not fit X " +
+                     DimsToString(x->dims()));
   }
   ge::fused::ActivationSpec act, gate;
   Status st = ge::fused::ParseActivation(ctx.attr(), &act);
