@@ -74,6 +74,10 @@ TEST(ConcatScaleShiftKernel, PlainAndNhwcMatchRefExactly) {
         Act("Relu"), layout);
     Check({Random({24}, 6), Random({24}, 7), Random({2, 24, 3, 3}, 8)}, Act(""), layout);  // one input, batch 2
     Check({Random({5}, 9), Random({5}, 10), Random({2, 3, 4, 1}, 11), Random({2, 2, 4, 1}, 12)}, Act("Relu"), layout);
+    Check({Random({5}, 30), Random({5}, 31), Random({1, 3, 0, 2}, 32), Random({1, 2, 0, 2}, 33)}, Act("Relu"),
+          layout);  // no pixels
+    Check({Random({3}, 34), Random({3}, 35), Random({1, 0, 2, 2}, 36), Random({1, 3, 2, 2}, 37)}, Act("Relu"),
+          layout);  // an input without channels
   }
   // Special values: NaN and -0 pass Relu as the reference keeps them, infinities scale.
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();

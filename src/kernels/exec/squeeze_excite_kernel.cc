@@ -98,7 +98,7 @@ class SqueezeExciteKernel final : public PreparedKernel {
         c_(c),
         q_(q),
         r_(r),
-        blocks_(nhwc ? std::max<int64_t>(std::min<int64_t>(2, q), std::min<int64_t>(16, q / kPoolBlockPixels)) : 1),
+        blocks_(nhwc ? std::max<int64_t>({1, std::min<int64_t>(2, q), std::min<int64_t>(16, q / kPoolBlockPixels)}) : 1),
         w1t_(ref::fused::Transposed(w1.data(), r, c)),
         b1_(std::move(b1)),
         w2t_(ref::fused::Transposed(w2.data(), c, r)),

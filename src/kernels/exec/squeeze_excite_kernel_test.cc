@@ -85,6 +85,11 @@ TEST(SqueezeExciteKernel, PlainAndNhwcMatchRef) {
     Check({Random({2, 24, 5, 5}, 6, -3, 3), Random({8, 24, 1, 1}, 7), Random({8}, 8), Random({24, 8, 1, 1}, 9),
            Random({24}, 10)},
           Acts("Relu", "HardSigmoid", {1.f / 6, 0.5f}), layout);
+    // An empty image (no pixels: the means are 0) and a single pixel.
+    Check({Random({1, 8, 0, 3}, 32), Random({2, 8, 1, 1}, 33), Random({2}, 34), Random({8, 2, 1, 1}, 35)},
+          Acts("Relu", "Sigmoid"), layout);
+    Check({Random({1, 8, 1, 1}, 36), Random({2, 8, 1, 1}, 37), Random({2}, 38), Random({8, 2, 1, 1}, 39)},
+          Acts("Relu", "Sigmoid"), layout);
     // No biases, no activations.
     Check({Random({1, 8, 3, 3}, 11), Random({2, 8, 1, 1}, 12), Tensor(), Random({8, 2, 1, 1}, 13)}, Acts("", ""),
           layout);

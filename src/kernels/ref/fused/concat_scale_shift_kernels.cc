@@ -17,12 +17,14 @@ Status RefConcatScaleShift(KernelContext& ctx) {
   const Tensor* x1 = ctx.input(2);
   if (!x1 || x1->rank() < 3) return ctx.Error("X1 must be [N, C, spatial...]");
   const int64_t n = x1->dim(0);
-  const int64_t q = x1->dim(1) ? x1->numel() / (n * x1->dim(1)) : 0;
+  int64_t q = 1;  // pixels per channel plane
+  for (int d = 2; d < x1->rank(); ++d) q *= x1->dim(d);
   int64_t c = 0;
   for (int i = 2; i < ctx.num_inputs(); ++i) {
     const Tensor* x = ctx.input(i);
-    if (!x || x->dtype() != DataType::kFloat || x->rank() != x1->rank() || x->dim(0) != n ||
-        (x->dim(1) > 0 && x->numel() / (n * x->dim(1)) != q)) {
+    bool fits = x != nullptr && x->dtype() == DataType::kFloat && x->rank() == x1->rank();
+    for (int d = 0; fits && d < x1->rank(); ++d) fits = d == 1 || x->dim(d) == x1->dim(d);
+    if (!fits) {
       return ctx.Error("input " + std::to_string(i) + " does not concatenate with X1 " + DimsToString(x1->dims()));
     }
     c += x->dim(1);
