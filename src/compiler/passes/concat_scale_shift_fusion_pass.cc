@@ -45,7 +45,8 @@ class ConcatScaleShiftFusionPass : public FusionPass {
     for (ir::Node* bn : order) {
       const bool fused_bn = IsOp(bn, OpId::kGeFusedBatchNormalization);
       if (!(fused_bn || IsOp(bn, OpId::kBatchNormalization)) || !scope.Removable(bn) || bn->num_inputs() != 5 ||
-          bn->output(0) == nullptr || bn->attrs().GetInt("training_mode", 0) != 0) {
+          bn->output(0) == nullptr || bn->attrs().GetInt("training_mode", 0) != 0 ||
+          bn->attrs().GetInt("spatial", 1) != 1) {
         continue;
       }
       bool extra_outputs = false;
