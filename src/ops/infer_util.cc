@@ -65,6 +65,21 @@ bool KnownInts(const InferContext& ctx, int input, std::vector<int64_t>* out) {
   return true;
 }
 
+Status AddConcatChannels(const InferContext& ctx, int i, const Shape& x, const Shape& first, int64_t* channels) {
+  for (int d = 0; d < first.rank(); ++d) {
+    if (d != 1 && x.dim(d) != first.dim(d)) {
+      return ctx.Error("input " + std::to_string(i) + " " + x.ToString() + " differs from X1 " + first.ToString() +
+                       " outside the channel axis");
+    }
+  }
+  if (x.dim(1) == kUnknownDim || *channels == kUnknownDim) {
+    *channels = kUnknownDim;
+  } else {
+    *channels += x.dim(1);
+  }
+  return Status::Ok();
+}
+
 Status InferSameAsInput0(InferContext& ctx) {
   for (int i = 0; i < ctx.num_outputs(); ++i) GE_RETURN_IF_ERROR(PassThrough(ctx, 0, i));
   return Status::Ok();

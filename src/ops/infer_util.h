@@ -20,6 +20,11 @@ Status PassThrough(InferContext& ctx, int input = 0, int output = 0);
 bool KnownInts(const InferContext& ctx, int input, std::vector<int64_t>* out);
 
 // Ready-made InferFns.
+// One input of a channel (axis 1) concatenation whose first input has shape `first` (same rank): fails naming input
+// i when x differs from it outside axis 1, else adds x's channels to *channels, which stays kUnknownDim once any
+// input's channel count is unknown.
+Status AddConcatChannels(const InferContext& ctx, int i, const Shape& x, const Shape& first, int64_t* channels);
+
 Status InferSameAsInput0(InferContext& ctx);  // every output = input 0
 Status InferBroadcast(InferContext& ctx);     // output dtype = input 0, shape = broadcast of inputs
 Status InferBroadcastBool(InferContext& ctx); // output bool, shape = broadcast of inputs

@@ -45,14 +45,13 @@ struct CssLoops {
 };
 
 CssLoops PickLoops(IsaLevel max_level) {
-  const uint64_t cpu = HostIsa().features;
-  const bool any = max_level == IsaLevel::kNone;
-  if ((cpu & kIsaAvx512F) != 0 && (cpu & kIsaAvx512BW) != 0 && (cpu & kIsaAvx512VL) != 0 && (cpu & kIsaAvx512DQ) != 0 &&
-      (any || max_level >= IsaLevel::kX86_64_V4)) {
-    return {RowAvx512, PlaneAvx512};
-  }
-  if ((cpu & kIsaAvx2) != 0 && (cpu & kIsaFma) != 0 && (any || max_level >= IsaLevel::kX86_64_V3)) {
-    return {RowAvx2, PlaneAvx2};
+  switch (PickLoopIsa(max_level)) {
+    case LoopIsa::kAvx512:
+      return {RowAvx512, PlaneAvx512};
+    case LoopIsa::kAvx2:
+      return {RowAvx2, PlaneAvx2};
+    case LoopIsa::kBaseline:
+      break;
   }
   return {RowBaseline, PlaneBaseline};
 }
@@ -115,18 +114,6 @@ class ConcatScaleShiftKernel final : public PreparedKernel {
     return Status::Ok();
   }
 
-  // body(u0, u1) over units of elems_per_unit elements, on the pool when the elements are many.
-  template <typename Body>
-  static void ParallelUnits(rt::TaskContext& ctx, int64_t units, int64_t elems_per_unit, const Body& body) {
-    if (ctx.pool != nullptr && units > 1 && units * elems_per_unit >= kParallelMinElements) {
-      const size_t grain =
-          std::max<size_t>(1, kParallelGrain / static_cast<size_t>(std::max<int64_t>(1, elems_per_unit)));
-      ctx.pool->ParallelFor(static_cast<size_t>(units), body, grain);
-    } else if (units > 0) {
-      body(0, static_cast<size_t>(units));
-    }
-  }
-
   bool nhwc_;
   int64_t n_, q_, c_ = 0;
   std::vector<int64_t> channels_, offsets_;
@@ -177,7 +164,7 @@ std::unique_ptr<PreparedKernel> PrepareConcatScaleShift(const PrepareRequest& r)
     return nullptr;
   }
   const int64_t n = yd[0];
-  const int64_t q = n * c ? NumElements(yd) / (n * c) : 0;
+  const int64_t q = n != 0 && c != 0 ? NumElements(yd) / (n * c) : 0;
   return std::make_unique<ConcatScaleShiftKernel>(nhwc, n, q, std::move(channels),
                                                   std::vector<float>(a->data<float>(), a->data<float>() + c),
                                                   std::vector<float>(b->data<float>(), b->data<float>() + c),

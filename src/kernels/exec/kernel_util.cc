@@ -2,6 +2,17 @@
 
 namespace ge::exec {
 
+LoopIsa PickLoopIsa(IsaLevel max_level) {
+  const uint64_t cpu = HostIsa().features;
+  const bool any = max_level == IsaLevel::kNone;
+  constexpr uint64_t kAvx512 = kIsaAvx512F | kIsaAvx512BW | kIsaAvx512VL | kIsaAvx512DQ;
+  if ((cpu & kAvx512) == kAvx512 && (any || max_level >= IsaLevel::kX86_64_V4)) return LoopIsa::kAvx512;
+  if ((cpu & kIsaAvx2) != 0 && (cpu & kIsaFma) != 0 && (any || max_level >= IsaLevel::kX86_64_V3)) {
+    return LoopIsa::kAvx2;
+  }
+  return LoopIsa::kBaseline;
+}
+
 std::string NodeLabel(const ir::Node& node) { return "node '" + node.name() + "' (" + node.op_type() + ")"; }
 
 bool IsStaticTensor(const TensorDesc& d) {

@@ -1,6 +1,7 @@
 // Helpers shared by the prepared kernels: request validation, node labels for errors, and the intra-op split
 // policy (tiny tensors never touch the thread pool).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -8,7 +9,7 @@
 #include "base/status.h"
 #include "base/tensor_desc.h"
 #include "kernels/exec/prepared_kernel.h"
-#include "rt/task.h"
+#include "base/isa.h"
 #include "rt/task.h"
 
 namespace ge::exec {
@@ -46,5 +47,25 @@ inline void ParallelRange(rt::TaskContext& ctx, int64_t n, Body&& body, size_t g
     body(size_t{0}, static_cast<size_t>(n));
   }
 }
+
+// Calls body(u0, u1) over units [0, units) of elems_per_unit elements each (pixel rows, channel planes): split over
+// ctx.pool when the elements, not the units, number min_elements or more; the grain keeps kParallelGrain elements
+// per chunk.
+template <typename Body>
+inline void ParallelUnits(rt::TaskContext& ctx, int64_t units, int64_t elems_per_unit, Body&& body,
+                          int64_t min_elements = kParallelMinElements) {
+  if (ctx.pool != nullptr && units > 1 && units * elems_per_unit >= min_elements) {
+    const size_t grain =
+        std::max<size_t>(1, kParallelGrain / static_cast<size_t>(std::max<int64_t>(1, elems_per_unit)));
+    ctx.pool->ParallelFor(static_cast<size_t>(units), body, grain);
+  } else if (units > 0) {
+    body(size_t{0}, static_cast<size_t>(units));
+  }
+}
+
+// Which build of a kernel's loops to run (loops compiled for AVX-512 F/BW/VL/DQ, AVX2 + FMA and the baseline): the
+// widest this CPU runs that the model's target (`max_level`, kNone for any) allows.
+enum class LoopIsa { kBaseline, kAvx2, kAvx512 };
+LoopIsa PickLoopIsa(IsaLevel max_level);
 
 }  // namespace ge::exec

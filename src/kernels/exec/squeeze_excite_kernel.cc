@@ -51,16 +51,14 @@ struct SePasses {
   void (*add_rows)(const float*, const float*, int64_t, int64_t, float*);
 };
 
-// The widest variant this CPU runs that the model's target allows.
 SePasses PickPasses(IsaLevel max_level) {
-  const uint64_t cpu = HostIsa().features;
-  const bool any = max_level == IsaLevel::kNone;
-  if ((cpu & kIsaAvx512F) != 0 && (cpu & kIsaAvx512BW) != 0 && (cpu & kIsaAvx512VL) != 0 && (cpu & kIsaAvx512DQ) != 0 &&
-      (any || max_level >= IsaLevel::kX86_64_V4)) {
-    return {SumRowsAvx512, ScaleRowsAvx512, AddRowsAvx512};
-  }
-  if ((cpu & kIsaAvx2) != 0 && (cpu & kIsaFma) != 0 && (any || max_level >= IsaLevel::kX86_64_V3)) {
-    return {SumRowsAvx2, ScaleRowsAvx2, AddRowsAvx2};
+  switch (PickLoopIsa(max_level)) {
+    case LoopIsa::kAvx512:
+      return {SumRowsAvx512, ScaleRowsAvx512, AddRowsAvx512};
+    case LoopIsa::kAvx2:
+      return {SumRowsAvx2, ScaleRowsAvx2, AddRowsAvx2};
+    case LoopIsa::kBaseline:
+      break;
   }
   return {SumRowsBaseline, ScaleRowsBaseline, AddRowsBaseline};
 }
@@ -68,20 +66,6 @@ SePasses PickPasses(IsaLevel max_level) {
 // Elements from which a pass over X is shared by the pool: lower than kParallelMinElements, since both passes
 // stream X from beyond L1 (EfficientNet's 7x7x1152 blocks ran 2x slower on one thread).
 constexpr int64_t kSeParallelMinElements = 16 * 1024;
-
-// body(u0, u1) over units [0, units) of elems_per_unit elements each, on the pool when the elements are many.
-template <typename Body>
-void ForUnits(rt::TaskContext& ctx, int64_t units, int64_t elems_per_unit, const Body& body) {
-  if (ctx.pool != nullptr && units > 1 && units * elems_per_unit >= kSeParallelMinElements) {
-    const size_t grain =
-        std::max<size_t>(1, kParallelGrain / static_cast<size_t>(std::max<int64_t>(1, elems_per_unit)));
-    ctx.pool->ParallelFor(
-        static_cast<size_t>(units),
-        [&body](size_t b, size_t e) { body(static_cast<int64_t>(b), static_cast<int64_t>(e)); }, grain);
-  } else if (units > 0) {
-    body(0, units);
-  }
-}
 
 struct SeState : KernelState {
   std::vector<double> partial;  // [blocks, C]
@@ -98,7 +82,8 @@ class SqueezeExciteKernel final : public PreparedKernel {
         c_(c),
         q_(q),
         r_(r),
-        blocks_(nhwc ? std::max<int64_t>({1, std::min<int64_t>(2, q), std::min<int64_t>(16, q / kPoolBlockPixels)}) : 1),
+        blocks_(nhwc ? std::max<int64_t>({1, std::min<int64_t>(2, q), std::min<int64_t>(16, q / kPoolBlockPixels)})
+                     : 1),
         w1t_(ref::fused::Transposed(w1.data(), r, c)),
         b1_(std::move(b1)),
         w2t_(ref::fused::Transposed(w2.data(), c, r)),
@@ -125,23 +110,29 @@ class SqueezeExciteKernel final : public PreparedKernel {
   void Pool(const float* x, SeState& st, rt::TaskContext& ctx) const {
     const double inv = q_ > 0 ? 1.0 / static_cast<double>(q_) : 0.0;
     if (!nhwc_) {  // planes of q pixels per channel
-      ForUnits(ctx, c_, q_, [&](int64_t k0, int64_t k1) {
-        for (int64_t k = k0; k < k1; ++k) {
-          double sum = 0;
-          for (int64_t i = 0; i < q_; ++i) sum += static_cast<double>(x[k * q_ + i]);
-          st.p[k] = static_cast<float>(q_ > 0 ? sum / static_cast<double>(q_) : 0.0);
-        }
-      });
+      ParallelUnits(
+          ctx, c_, q_,
+          [&](int64_t k0, int64_t k1) {
+            for (int64_t k = k0; k < k1; ++k) {
+              double sum = 0;
+              for (int64_t i = 0; i < q_; ++i) sum += static_cast<double>(x[k * q_ + i]);
+              st.p[k] = static_cast<float>(q_ > 0 ? sum / static_cast<double>(q_) : 0.0);
+            }
+          },
+          kSeParallelMinElements);
       return;
     }
     std::fill(st.partial.begin(), st.partial.end(), 0.0);
     const int64_t per = (q_ + blocks_ - 1) / blocks_;
-    ForUnits(ctx, blocks_, per * c_, [&](int64_t b0, int64_t b1) {
-      for (int64_t b = b0; b < b1; ++b) {
-        const int64_t p0 = b * per, p1 = std::min(q_, p0 + per);
-        passes_.sum_rows(x, p0, p1, c_, st.partial.data() + b * c_);
-      }
-    });
+    ParallelUnits(
+        ctx, blocks_, per * c_,
+        [&](int64_t b0, int64_t b1) {
+          for (int64_t b = b0; b < b1; ++b) {
+            const int64_t p0 = b * per, p1 = std::min(q_, p0 + per);
+            passes_.sum_rows(x, p0, p1, c_, st.partial.data() + b * c_);
+          }
+        },
+        kSeParallelMinElements);
     for (int64_t k = 0; k < c_; ++k) {
       double sum = 0;
       for (int64_t b = 0; b < blocks_; ++b) sum += st.partial[b * c_ + k];
@@ -151,14 +142,19 @@ class SqueezeExciteKernel final : public PreparedKernel {
 
   void Scale(const float* x, const float* s, float* y, rt::TaskContext& ctx) const {
     if (nhwc_) {
-      ForUnits(ctx, q_, c_, [&](int64_t i0, int64_t i1) { passes_.scale_rows(x, s, y, i0, i1, c_); });
+      ParallelUnits(
+          ctx, q_, c_, [&](int64_t i0, int64_t i1) { passes_.scale_rows(x, s, y, i0, i1, c_); },
+          kSeParallelMinElements);
     } else {
-      ForUnits(ctx, c_, q_, [&](int64_t k0, int64_t k1) {
-        for (int64_t k = k0; k < k1; ++k) {
-          const float sk = s[k];
-          for (int64_t i = 0; i < q_; ++i) y[k * q_ + i] = x[k * q_ + i] * sk;
-        }
-      });
+      ParallelUnits(
+          ctx, c_, q_,
+          [&](int64_t k0, int64_t k1) {
+            for (int64_t k = k0; k < k1; ++k) {
+              const float sk = s[k];
+              for (int64_t i = 0; i < q_; ++i) y[k * q_ + i] = x[k * q_ + i] * sk;
+            }
+          },
+          kSeParallelMinElements);
     }
   }
 
@@ -234,7 +230,7 @@ std::unique_ptr<PreparedKernel> PrepareSqueezeExcite(const PrepareRequest& r) {
   }
   const Dims& d = x.shape.dims();
   const int64_t n = d[0], c = d[1];
-  const int64_t q = n * c ? NumElements(d) / (n * c) : 0;
+  const int64_t q = n != 0 && c != 0 ? NumElements(d) / (n * c) : 0;
   const int64_t rr = r.input_descs[1].shape.rank() >= 1 ? r.input_descs[1].shape.dim(0) : 0;
   if (c <= 0 || rr <= 0 || static_cast<int64_t>(w1.size()) != rr * c || static_cast<int64_t>(w2.size()) != c * rr ||
       (!b1.empty() && static_cast<int64_t>(b1.size()) != rr) || (!b2.empty() && static_cast<int64_t>(b2.size()) != c)) {

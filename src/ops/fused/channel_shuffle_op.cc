@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "ops/infer_util.h"
+
 namespace ge::ops {
 
 std::vector<ShuffleSource> ChannelShuffleSources(const std::vector<int64_t>& input_channels, int64_t groups) {
@@ -27,8 +29,7 @@ Status InferChannelShuffle(InferContext& ctx) {
   if (first == nullptr) return ctx.Error("X1 is required");
   DataType dt = first->dtype;
   Shape shape = first->shape;
-  int64_t c = 0;
-  bool c_known = true;
+  int64_t c = 0;  // kUnknownDim once any input's channels are unknown
   for (int i = 0; i < ctx.num_inputs(); ++i) {
     const TensorDesc* x = ctx.input(i);
     if (x == nullptr) return ctx.Error("input " + std::to_string(i) + " is missing");
@@ -42,19 +43,9 @@ Status InferChannelShuffle(InferContext& ctx) {
     if (x->shape.rank() < 2) return ctx.Error("inputs must be [N, C, ...], input " + std::to_string(i) + " is " +
                                               x->shape.ToString());
     if (x->shape.rank() != shape.rank()) return ctx.Error("every input must have X1's rank");
-    for (int d = 0; d < shape.rank(); ++d) {
-      if (d == 1) continue;
-      if (x->shape.dim(d) != shape.dim(d)) {
-        return ctx.Error("input " + std::to_string(i) + " " + x->shape.ToString() + " differs from X1 " +
-                         shape.ToString() + " outside the channel axis");
-      }
-    }
-    if (x->shape.dim(1) == kUnknownDim) {
-      c_known = false;
-    } else {
-      c += x->shape.dim(1);
-    }
+    GE_RETURN_IF_ERROR(AddConcatChannels(ctx, i, x->shape, shape, &c));
   }
+  const bool c_known = c != kUnknownDim;
   if (c_known && (c % groups != 0 || c % m != 0)) {
     return ctx.Error(std::to_string(c) + " channels do not divide into " + std::to_string(groups) + " groups and " +
                      std::to_string(m) + " outputs");

@@ -3,14 +3,14 @@
 #include <string>
 
 #include "ops/fused/fused_activation.h"
+#include "ops/infer_util.h"
 
 namespace ge::ops {
 
 Status InferConcatScaleShift(InferContext& ctx) {
   if (ctx.num_inputs() < 3) return ctx.Error("scale, shift and at least one X are required");
   Shape shape;
-  int64_t c = 0;
-  bool c_known = true;
+  int64_t c = 0;  // kUnknownDim once any input's channels are unknown
   for (int i = 2; i < ctx.num_inputs(); ++i) {
     const TensorDesc* x = ctx.input(i);
     if (x == nullptr) return ctx.Error("input " + std::to_string(i) + " is missing");
@@ -22,18 +22,9 @@ Status InferConcatScaleShift(InferContext& ctx) {
     }
     if (i == 2) shape = x->shape;
     if (x->shape.rank() != shape.rank()) return ctx.Error("every X must have X1's rank");
-    for (int d = 0; d < shape.rank(); ++d) {
-      if (d != 1 && x->shape.dim(d) != shape.dim(d)) {
-        return ctx.Error("input " + std::to_string(i) + " " + x->shape.ToString() + " differs from X1 " +
-                         shape.ToString() + " outside the channel axis");
-      }
-    }
-    if (x->shape.dim(1) == kUnknownDim) {
-      c_known = false;
-    } else {
-      c += x->shape.dim(1);
-    }
+    GE_RETURN_IF_ERROR(AddConcatChannels(ctx, i, x->shape, shape, &c));
   }
+  const bool c_known = c != kUnknownDim;
   for (int i = 0; i < 2; ++i) {
     const TensorDesc* p = ctx.input(i);
     const char* what = i == 0 ? "scale" : "shift";

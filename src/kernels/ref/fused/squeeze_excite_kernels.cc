@@ -62,7 +62,7 @@ Status RefSqueezeExcite(KernelContext& ctx) {
   }
   if (x->rank() < 3 || w1->rank() < 2) return ctx.Error("X must be [N, C, spatial...] and W1 [R, C, 1...]");
   const int64_t n = x->dim(0), c = x->dim(1), r = w1->dim(0);
-  const int64_t q = n * c ? x->numel() / (n * c) : 0;
+  const int64_t q = n != 0 && c != 0 ? x->numel() / (n * c) : 0;
   if (w1->numel() != r * c || w2->numel() != c * r || (w2->rank() >= 1 && w2->dim(0) != c) ||
       (b1 && b1->numel() != r) || (b2 && b2->numel() != c)) {
     return ctx.Error("weights W1 " + DimsToString(w1->dims()) + ", W2 " + DimsToString(w2->dims()) + " do not fit X " +
