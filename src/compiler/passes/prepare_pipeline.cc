@@ -32,8 +32,10 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
   if (fusion == "1") {
     finish.Add(CreateChannelShuffleFusionPass());
     finish.Add(CreatePadFusionPass());
-    finish.Add(CreateReduceMeanPoolPass());
+    // LayerNormFusion before ReduceMeanPool: a [B, S, H] mean over H is also NCW's spatial mean, and as a
+    // GlobalAveragePool it no longer matches the LayerNorm pattern (tinybert lost its fusion so).
     finish.Add(CreateLayerNormFusionPass());
+    finish.Add(CreateReduceMeanPoolPass());
     finish.Add(CreateLayoutSimplifyPass());
     finish.Add(CreateAttentionFusionPass());
     finish.Add(CreateMatMulAddFusionPass());

@@ -113,6 +113,37 @@ TEST(PreparePipeline, DnnlEngineOption) {
   EXPECT_EQ(ir::DumpText(*plain->graph).find("@dnnl"), std::string::npos);
 }
 
+// A decomposed LayerNorm over the last dim of a rank-3 activation fuses whole: its ReduceMeans are also NCW spatial
+// means, which ReduceMeanPool would turn into GlobalAveragePool (a pattern LayerNormFusion no longer matches).
+TEST(PreparePipeline, DecomposedLayerNormOfRankThreeFusesBeforeMeansBecomePools) {
+  const std::string text = R"(opset "" 13
+graph g(%x: float32[2,3,4]) {
+  const %two: float32[] = [2]
+  const %eps: float32[] = [1e-05]
+  const %gamma: float32[4] = [1, 0.5, -2, 3]
+  const %beta: float32[4] = [0.25, 0, -1, 2]
+  m: %m = ReduceMean(%x) {axes=[-1]}
+  sub: %d = Sub(%x, %m)
+  pow: %p = Pow(%d, %two)
+  m2: %v = ReduceMean(%p) {axes=[-1]}
+  add_eps: %ve = Add(%v, %eps)
+  sqrt: %s = Sqrt(%ve)
+  div: %n = Div(%d, %s)
+  mul: %g = Mul(%n, %gamma)
+  add: %y = Add(%g, %beta)
+  return %y
+})";
+  auto m = Parse(text);
+  auto original = Parse(text);
+  ASSERT_TRUE(m && original);
+  ASSERT_TRUE(RunPreparePipeline(*m, PassContext()).ok());
+  const std::string dump = ir::DumpText(*m->graph);
+  EXPECT_NE(dump.find("ge::LayerNormalization(%x, %gamma, %beta) {axis=-1, epsilon=1e-05}"), std::string::npos)
+      << dump;
+  EXPECT_EQ(dump.find("GlobalAveragePool"), std::string::npos) << dump;
+  EXPECT_TRUE(ModelsAgree(*original, *m, 1e-5));
+}
+
 // An engine is whatever implements kernels::Engine: the pipeline offers it the nodes it claims, in list order, and
 // ge.engine.<name>=0 turns it off. No pass names an engine.
 class PoolOnlyEngine final : public kernels::Engine {
