@@ -132,10 +132,14 @@ std::optional<dnnl::convolution_forward::primitive_desc> ChooseConv(
   if (winograd_shape && ct == dnnl::memory::data_type::f32) {
     // Winograd does 2.25-4x fewer multiplications for 3x3 stride 1; with 16+ channels each way it beats the direct
     // kernels even with the reorders from and to an NHWC chain (resnet18 16.6 -> 12.8 ms on Zen 4; `--tune` picked
-    // it for every such layer of resnet18/50, squeezenet and googlenet), so it is tried first there.
+    // it for every such layer of resnet18/50, squeezenet and googlenet), so it is tried first there. Not for 64 or
+    // fewer output channels over at most 14x14 pixels: there the transforms outweigh the smaller products, and
+    // `--tune` picks the direct kernel (Sapphire Rapids: 39 of DenseNet-121's 40 such layers, 128 -> 32 channels
+    // at 14x14 and 7x7; 3 of GoogLeNet's 4 at 14x14).
     const Candidate wino{"winograd", dnnl::algorithm::convolution_winograd, AnyDesc(p.x), AnyDesc(p.y)};
     const int64_t ic = p.w[1], oc = p.w[0];
-    if (ic >= 16 && oc >= 16) {
+    const bool small_output = oc <= 64 && p.y[2] * p.y[3] <= 14 * 14;
+    if (ic >= 16 && oc >= 16 && !small_output) {
       candidates.insert(candidates.begin(), wino);
     } else {
       candidates.push_back(wino);
