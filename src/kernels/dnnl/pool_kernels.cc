@@ -9,6 +9,7 @@
 #include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
+#include "kernels/exec/max_pool_kernel.h"
 #include "ops/nn/window_util.h"
 
 namespace ge::dnnl_kernels {
@@ -102,6 +103,17 @@ bool PoolSupported(const OpView& v) { return PlanPool(v).has_value(); }
 KernelPtr PreparePool(const OpView& v) {
   const std::optional<PoolPlan> plan = PlanPool(v);
   if (!plan) return nullptr;
+  // 2-D MaxPool over NHWC runs on ge's kernel (exec/max_pool_kernel.h): oneDNN's is several times slower there.
+  if (v.node->op_type() == "MaxPool") {
+    exec::PrepareRequest r;
+    r.node = v.node;
+    r.opset = v.opset;
+    r.input_descs = v.in;
+    r.output_descs = v.out;
+    r.const_inputs = v.consts;
+    r.max_isa = v.max_isa;
+    if (KernelPtr k = exec::PrepareMaxPoolNhwc(r)) return k;
+  }
   const PoolPlan& p = *plan;
   auto k = std::make_unique<DnnlKernel>(*v.node, "dnnl.pool", v.threads);
   const dnnl::memory::desc src_slot = ActivationDesc(v.in[0]), dst_slot = ActivationDesc(v.out[0]);
