@@ -5,7 +5,8 @@ each .om's output against the interpreter's: ge's own kernels (`ge.engine.dnnl=0
 default oneDNN engine (NHWC convolution chains, prepacked weights) and NC1HWC0 chains within 1e-4, each at this
 CPU's ISA and again as on an AVX2-only CPU (ONEDNN_MAX_CPU_ISA=AVX2, so --target=native is x86-64-v3), and with
 --tune. A model fails when any node's kernel resolves to a oneDNN reference implementation (`ge compile --json`
-"impls"): a reference implementation must never run on the hot path of a compiled model.
+"impls"): a reference implementation must never run on the hot path of a compiled model; and when the default
+compile of a model misses the fusions listed in FUSED (the fusion census).
 usage: check_models.py GE_BINARY WORKDIR [name ...]   (exit 77 = skipped: no python3-torch)"""
 import json
 import os
@@ -38,6 +39,30 @@ CONFIGS = [  # tag, compile flags, tolerance against the interpreter, environmen
     ("avx2_nhwc", [], 1e-4, AVX2),
     ("avx2_nc1hwc0", ["--option=ge.format.activation=NC1HWC0"], 1e-4, AVX2),
 ]
+
+# Fusion census: op counts the default compile (config "dnnl_nhwc") must reach, and ops that must be gone, so that a
+# pass order or pattern change that silently stops a fusion fails here (ReduceMeanPool once took tinybert's decomposed
+# LayerNorms before LayerNormFusion saw them: 20% of its time).
+FUSED = {  # name: ({op: count}, [ops that must not remain])
+    "encoder_op14": ({"LayerNormalization": 4, "Attention": 2}, ["ReduceMean", "GlobalAveragePool", "Pow", "Sqrt"]),
+    "encoder_op17": ({"LayerNormalization": 4, "Attention": 2}, ["Softmax"]),
+    "efficientnet_b0": ({"SqueezeExcite": 16}, ["Sigmoid", "Mul"]),
+    "shufflenet_v2_x0_5": ({"ChannelShuffle": 16}, ["Transpose"]),
+}
+
+
+def census_errors(name, om):
+    """What the .om's op counts (`ge inspect --json`) miss of FUSED[name]; empty when all is there."""
+    want, gone = FUSED.get(name, ({}, []))
+    if not want and not gone:
+        return []
+    r = subprocess.run([ge, "inspect", om, "--json"], capture_output=True, text=True, timeout=300)
+    lines = [l for l in r.stdout.splitlines() if l.startswith("{")]
+    if r.returncode != 0 or not lines:
+        return [f"ge inspect failed: {r.stderr.strip()[-200:]}"]
+    ops = json.loads(lines[-1]).get("ops", {})
+    errors = [f"{op} x{ops.get(op, 0)} (want {n})" for op, n in want.items() if ops.get(op, 0) != n]
+    return errors + [f"{op} x{ops[op]} left unfused" for op in gone if ops.get(op, 0)]
 
 
 def reference_impls(compile_stdout):
@@ -82,6 +107,10 @@ for name in models:
         if refs:
             ok = False
             line += f"; {tag} runs reference implementations {refs}"
+        census = census_errors(name, om) if r.returncode == 0 and tag == "dnnl_nhwc" else []
+        if census:
+            ok = False
+            line += f"; fusion census: {', '.join(census)}"
         if r.returncode == 0:
             r = subprocess.run([ge, "run", f"--model={om}", f"--input={work}/{name}.in.npy", f"--output_dir={out_om}",
                                 "--json"], capture_output=True, text=True, timeout=900, env=env)
