@@ -2,6 +2,7 @@
 // variant (Relu and none, one and several inputs, batch 2, NaN / -0 / infinities), DenseNet's shapes on a pool; the
 // reference kernel against the definition; requests left to ref.
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "kernels/exec/concat_scale_shift_kernel.h"
@@ -61,7 +62,10 @@ void Check(const std::vector<Tensor>& in, const ir::AttrMap& attrs, Format layou
     rt::TaskContext ctx;
     ctx.pool = pool;
     ASSERT_TRUE(k->fn()(binding->get(), ctx).ok());
-    ExpectTensorNear(nhwc ? PermuteNchwNhwc(y, false) : y, w, 0.0, "exact");
+    const Tensor got = nhwc ? PermuteNchwNhwc(y, false) : y;
+    ExpectTensorNear(got, w, 0.0, "exact");
+    // Bits too (ExpectTensorNear takes -0 for +0): the same zeros as the reference kernel.
+    EXPECT_EQ(std::memcmp(got.raw_data(), w.raw_data(), static_cast<size_t>(w.numel()) * sizeof(float)), 0);
   }
 }
 
