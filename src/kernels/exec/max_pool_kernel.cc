@@ -38,83 +38,55 @@ bool MaxPixelBaseline(const float* x, int64_t rows, int64_t cols, int64_t step_h
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
-__attribute__((target("avx512f"))) bool MaxPixelAvx512(const float* x, int64_t rows, int64_t cols, int64_t step_h,
-                                                       int64_t step_w, int64_t c, float* __restrict y) {
+// P pixels (1 or 2) whose windows have the same taps, each `pstep` elements after the previous one's (written to y,
+// y + c): two pixels keep eight accumulators in flight instead of four, as the max's latency, not the loads,
+// bounds one pixel.
+template <int P>
+__attribute__((target("avx512f"))) bool MaxPixelsAvx512(const float* x, int64_t rows, int64_t cols, int64_t step_h,
+                                                        int64_t step_w, int64_t pstep, int64_t c, float* __restrict y) {
   const __m512 neg_inf = _mm512_set1_ps(kNegInf);
   __mmask16 any = 0;
   int64_t k = 0;
   for (; k + 64 <= c; k += 64) {
-    __m512 a0 = neg_inf, a1 = neg_inf, a2 = neg_inf, a3 = neg_inf;
-    for (int64_t i = 0; i < rows; ++i) {
-      for (int64_t j = 0; j < cols; ++j) {
-        const float* t = x + i * step_h + j * step_w + k;
-        a0 = _mm512_max_ps(_mm512_loadu_ps(t), a0);
-        a1 = _mm512_max_ps(_mm512_loadu_ps(t + 16), a1);
-        a2 = _mm512_max_ps(_mm512_loadu_ps(t + 32), a2);
-        a3 = _mm512_max_ps(_mm512_loadu_ps(t + 48), a3);
-      }
-    }
-    _mm512_storeu_ps(y + k, a0);
-    _mm512_storeu_ps(y + k + 16, a1);
-    _mm512_storeu_ps(y + k + 32, a2);
-    _mm512_storeu_ps(y + k + 48, a3);
-    any |= _mm512_cmp_ps_mask(a0, neg_inf, _CMP_EQ_OQ) | _mm512_cmp_ps_mask(a1, neg_inf, _CMP_EQ_OQ) |
-           _mm512_cmp_ps_mask(a2, neg_inf, _CMP_EQ_OQ) | _mm512_cmp_ps_mask(a3, neg_inf, _CMP_EQ_OQ);
-  }
-  for (; k < c; k += 16) {
-    const __mmask16 m = c - k >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (c - k)) - 1);
-    __m512 a = neg_inf;
-    for (int64_t i = 0; i < rows; ++i) {
-      for (int64_t j = 0; j < cols; ++j)
-        a = _mm512_max_ps(_mm512_maskz_loadu_ps(m, x + i * step_h + j * step_w + k), a);
-    }
-    _mm512_mask_storeu_ps(y + k, m, a);
-    any |= _mm512_mask_cmp_ps_mask(m, a, neg_inf, _CMP_EQ_OQ);
-  }
-  return any != 0;
-}
-
-// Two pixels whose windows have the same taps, the second's `pstep` elements after the first's (written to y and
-// y + c): eight accumulators in flight instead of four, as the max's latency, not the loads, bounds one pixel.
-__attribute__((target("avx512f"))) bool MaxPixelPairAvx512(const float* x, int64_t rows, int64_t cols, int64_t step_h,
-                                                           int64_t step_w, int64_t pstep, int64_t c,
-                                                           float* __restrict y) {
-  const __m512 neg_inf = _mm512_set1_ps(kNegInf);
-  __mmask16 any = 0;
-  int64_t k = 0;
-  for (; k + 64 <= c; k += 64) {
-    __m512 a[8];
+    __m512 a[4 * P];
     for (__m512& v : a) v = neg_inf;
     for (int64_t i = 0; i < rows; ++i) {
       for (int64_t j = 0; j < cols; ++j) {
         const float* t = x + i * step_h + j * step_w + k;
-        for (int v = 0; v < 4; ++v) {
-          a[v] = _mm512_max_ps(_mm512_loadu_ps(t + 16 * v), a[v]);
-          a[4 + v] = _mm512_max_ps(_mm512_loadu_ps(t + pstep + 16 * v), a[4 + v]);
+        for (int p = 0; p < P; ++p) {
+          for (int v = 0; v < 4; ++v)
+            a[4 * p + v] = _mm512_max_ps(_mm512_loadu_ps(t + p * pstep + 16 * v), a[4 * p + v]);
         }
       }
     }
-    for (int v = 0; v < 4; ++v) {
-      _mm512_storeu_ps(y + k + 16 * v, a[v]);
-      _mm512_storeu_ps(y + c + k + 16 * v, a[4 + v]);
-      any |= _mm512_cmp_ps_mask(a[v], neg_inf, _CMP_EQ_OQ) | _mm512_cmp_ps_mask(a[4 + v], neg_inf, _CMP_EQ_OQ);
+    for (int p = 0; p < P; ++p) {
+      for (int v = 0; v < 4; ++v) {
+        _mm512_storeu_ps(y + p * c + k + 16 * v, a[4 * p + v]);
+        any |= _mm512_cmp_ps_mask(a[4 * p + v], neg_inf, _CMP_EQ_OQ);
+      }
     }
   }
   for (; k < c; k += 16) {
     const __mmask16 m = c - k >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (c - k)) - 1);
-    __m512 a0 = neg_inf, a1 = neg_inf;
+    __m512 a[P];
+    for (__m512& v : a) v = neg_inf;
     for (int64_t i = 0; i < rows; ++i) {
       for (int64_t j = 0; j < cols; ++j) {
         const float* t = x + i * step_h + j * step_w + k;
-        a0 = _mm512_max_ps(_mm512_maskz_loadu_ps(m, t), a0);
-        a1 = _mm512_max_ps(_mm512_maskz_loadu_ps(m, t + pstep), a1);
+        for (int p = 0; p < P; ++p) a[p] = _mm512_max_ps(_mm512_maskz_loadu_ps(m, t + p * pstep), a[p]);
       }
     }
-    _mm512_mask_storeu_ps(y + k, m, a0);
-    _mm512_mask_storeu_ps(y + c + k, m, a1);
-    any |= _mm512_mask_cmp_ps_mask(m, a0, neg_inf, _CMP_EQ_OQ) | _mm512_mask_cmp_ps_mask(m, a1, neg_inf, _CMP_EQ_OQ);
+    for (int p = 0; p < P; ++p) {
+      _mm512_mask_storeu_ps(y + p * c + k, m, a[p]);
+      any |= _mm512_mask_cmp_ps_mask(m, a[p], neg_inf, _CMP_EQ_OQ);
+    }
   }
   return any != 0;
+}
+
+__attribute__((target("avx512f"))) bool MaxPixelAvx512(const float* x, int64_t rows, int64_t cols, int64_t step_h,
+                                                       int64_t step_w, int64_t c, float* __restrict y) {
+  return MaxPixelsAvx512<1>(x, rows, cols, step_h, step_w, 0, c, y);
 }
 
 #pragma GCC diagnostic pop
@@ -173,7 +145,7 @@ struct MaxPixelLoops {
 MaxPixelLoops PickMaxPixel(IsaLevel max_level) {
   switch (PickLoopIsa(max_level)) {
     case LoopIsa::kAvx512:
-      return {MaxPixelAvx512, MaxPixelPairAvx512};
+      return {MaxPixelAvx512, MaxPixelsAvx512<2>};
     case LoopIsa::kAvx2:
       return {MaxPixelAvx2, TwoPixels<MaxPixelAvx2>};
     case LoopIsa::kBaseline:
