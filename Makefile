@@ -31,8 +31,9 @@ BENCH_MODELS ?= resnet18 resnet50 mobilenet_v2 squeezenet tinybert mlp efficient
 BENCH_THREADS ?= 2
 BENCH_ITERS ?= 30
 BENCH_OPTIONS ?=
+BENCH_CPU ?=
 bench: deps build
-	@/usr/bin/python3 bench/run_bench.py --ge $(BUILD)/bin/ge --out $(BUILD)/bench --models="$(BENCH_MODELS)" \
+	@$(if $(BENCH_CPU),BUILD=$(BUILD) scripts/as_cpu.sh $(BENCH_CPU)) /usr/bin/python3 bench/run_bench.py --ge $(BUILD)/bin/ge --out $(BUILD)/bench --models="$(BENCH_MODELS)" \
 		--threads=$(BENCH_THREADS) --iters=$(BENCH_ITERS) --options="$(BENCH_OPTIONS)"
 
 # Kernel micro-benchmarks (Google Benchmark): every bin/*_benchmark of the build, one after another.

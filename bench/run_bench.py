@@ -79,8 +79,13 @@ def bench_model(name, a, models_dir, ort_env):
     return res
 
 
+# What scripts/as_cpu.sh hides of /proc/cpuinfo's flags (it masks CPUID, not /proc/cpuinfo).
+MASKED_FLAGS = {"x86-64-v3": ("avx512", "amx"), "x86-64-v2": ("avx512", "amx", "avx", "fma", "f16c")}
+
+
 def cpu_description():
-    """The CPU the figures come from: model name, the ISA flags that decide kernels, and any oneDNN cap."""
+    """The CPU the figures come from: model name, the ISA flags that decide kernels, any oneDNN cap and any CPUID mask
+    (scripts/as_cpu.sh, which exports GE_CPU_MASK)."""
     model, flags = "unknown", set()
     try:
         for line in open("/proc/cpuinfo"):
@@ -93,7 +98,11 @@ def cpu_description():
         pass
     isa = [f for f in ("sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
                        "avx512_bf16", "amx_tile") if f in flags]
-    return {"model": model, "isa": isa, "onednn_max_cpu_isa": os.environ.get("ONEDNN_MAX_CPU_ISA", "")}
+    mask = os.environ.get("GE_CPU_MASK", "") if os.environ.get("LD_AUDIT") else ""
+    if mask:
+        isa = [f for f in isa if not f.startswith(MASKED_FLAGS.get(mask, ()))]
+    return {"model": model, "isa": isa, "onednn_max_cpu_isa": os.environ.get("ONEDNN_MAX_CPU_ISA", ""),
+            "cpu_mask": mask}
 
 
 def main():
@@ -123,7 +132,9 @@ def main():
     print(f"ge benchmark: threads {a.threads}, {a.iters} iterations, best median of {a.rounds} round(s)"
           + (f", options {a.options}" if a.options else ""), flush=True)
     print(f"CPU: {cpu['model']}, ISA {' '.join(cpu['isa'])}"
-          + (f", ONEDNN_MAX_CPU_ISA={cpu['onednn_max_cpu_isa']}" if cpu["onednn_max_cpu_isa"] else ""), flush=True)
+          + (f", ONEDNN_MAX_CPU_ISA={cpu['onednn_max_cpu_isa']}" if cpu["onednn_max_cpu_isa"] else "")
+          + (f", CPUID masked to {cpu['cpu_mask']} for ge and ONNX Runtime (scripts/as_cpu.sh)" if cpu["cpu_mask"]
+             else ""), flush=True)
     print(f"{'model':14} {'ge load ms':>10} {'ge median ms':>12} {'ORT median ms':>13} {'ort/ge':>7}"
           f" {'rel err vs PyTorch':>18}", flush=True)
     results, failed = [], []

@@ -3,7 +3,8 @@
 its output against PyTorch's with relative L2 error <= 1e-4; then compiles it (`ge compile`) several ways and checks
 each .om's output against the interpreter's: ge's own kernels (`ge.engine.dnnl=0`) within relative L2 1e-5, the
 default oneDNN engine (NHWC convolution chains, prepacked weights) and NC1HWC0 chains within 1e-4, each at this
-CPU's ISA and again as on an AVX2-only CPU (ONEDNN_MAX_CPU_ISA=AVX2, so --target=native is x86-64-v3), and with
+CPU's ISA and again as on an AVX2-only CPU (CPUID masked by scripts/as_cpu.sh, else ONEDNN_MAX_CPU_ISA=AVX2; either
+way --target=native is x86-64-v3), and with
 --tune. A model fails when any node's kernel resolves to a oneDNN reference implementation (`ge compile --json`
 "impls"): a reference implementation must never run on the hot path of a compiled model; and when the default
 compile of a model misses the fusions listed in FUSED (the fusion census).
@@ -30,12 +31,28 @@ if not os.path.exists(stamp) or os.path.getmtime(stamp) < os.path.getmtime(os.pa
     subprocess.run([sys.executable, os.path.join(here, "export_models.py"), work], check=True)
     open(stamp, "w").close()
 
-AVX2 = {"ONEDNN_MAX_CPU_ISA": "AVX2"}
-CONFIGS = [  # tag, compile flags, tolerance against the interpreter, environment of compile and run
-    ("ge_kernels", ["--option=ge.engine.dnnl=0"], 1e-5, {}),
-    ("dnnl_nhwc", [], 1e-4, {}),
-    ("dnnl_nc1hwc0", ["--option=ge.format.activation=NC1HWC0"], 1e-4, {}),
-    ("dnnl_tuned", ["--tune", "--threads=2"], 1e-4, {}),
+
+
+def avx2_cpu():
+    """How to run ge as on an AVX2-only CPU: (command prefix, environment). Where the kernel offers CPUID faulting,
+    scripts/as_cpu.sh masks CPUID so that ge's own kernels and oneDNN both see x86-64-v3; elsewhere oneDNN is capped
+    (ONEDNN_MAX_CPU_ISA=AVX2: oneDNN's kernels and --target=native follow it, ge's own loops still use AVX-512)."""
+    build = os.path.dirname(os.path.dirname(os.path.abspath(ge)))
+    as_cpu = os.path.join(here, "..", "..", "scripts", "as_cpu.sh")
+    flags = next((l.split(":", 1)[1].split() for l in open("/proc/cpuinfo") if l.startswith("flags")), [])
+    if "cpuid_fault" in flags and os.path.isfile(os.path.join(build, "lib", "libge_cpu_mask.so")):
+        return [as_cpu, "x86-64-v3"], {"BUILD": build}
+    return [], {"ONEDNN_MAX_CPU_ISA": "AVX2"}
+
+
+AVX2 = avx2_cpu()
+NATIVE = ([], {})
+print("as on an AVX2-only CPU: " + ("CPUID masked (scripts/as_cpu.sh x86-64-v3)" if AVX2[0] else "ONEDNN_MAX_CPU_ISA=AVX2"))
+CONFIGS = [  # tag, compile flags, tolerance against the interpreter, (command prefix, environment) of compile and run
+    ("ge_kernels", ["--option=ge.engine.dnnl=0"], 1e-5, NATIVE),
+    ("dnnl_nhwc", [], 1e-4, NATIVE),
+    ("dnnl_nc1hwc0", ["--option=ge.format.activation=NC1HWC0"], 1e-4, NATIVE),
+    ("dnnl_tuned", ["--tune", "--threads=2"], 1e-4, NATIVE),
     ("avx2_nhwc", [], 1e-4, AVX2),
     ("avx2_nc1hwc0", ["--option=ge.format.activation=NC1HWC0"], 1e-4, AVX2),
 ]
@@ -96,11 +113,11 @@ for name in models:
     line = f"{name}: relative L2 error {err:.2e}"
     # Compiled .om files: ge's own kernels must match the interpreter to 1e-5; the oneDNN engine (the default) to
     # 1e-4, in each activation layout of convolution chains.
-    for tag, opts, tol, env in CONFIGS:
+    for tag, opts, tol, (prefix, env) in CONFIGS:
         om = os.path.join(work, f"{name}.{tag}.om")
         out_om = os.path.join(work, f"{name}.out_{tag}")
         env = dict(os.environ, **env)
-        r = subprocess.run([ge, "compile", f"--model={work}/{name}.onnx", f"--output={om}", "--json"] + opts,
+        r = subprocess.run(prefix + [ge, "compile", f"--model={work}/{name}.onnx", f"--output={om}", "--json"] + opts,
                            capture_output=True, text=True, timeout=900, env=env)
         streams = '"streams":' + r.stdout.split('"streams":')[1].split(",")[0] if '"streams":' in r.stdout else ""
         refs = reference_impls(r.stdout) if r.returncode == 0 and '"static":true' in r.stdout else {}
@@ -112,7 +129,7 @@ for name in models:
             ok = False
             line += f"; fusion census: {', '.join(census)}"
         if r.returncode == 0:
-            r = subprocess.run([ge, "run", f"--model={om}", f"--input={work}/{name}.in.npy", f"--output_dir={out_om}",
+            r = subprocess.run(prefix + [ge, "run", f"--model={om}", f"--input={work}/{name}.in.npy", f"--output_dir={out_om}",
                                 "--json"], capture_output=True, text=True, timeout=900, env=env)
         if r.returncode != 0:
             ok = False
