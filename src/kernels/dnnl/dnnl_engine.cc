@@ -13,7 +13,7 @@
 #include "kernels/dnnl/omp_threads.h"
 #include "kernels/dnnl/packed_layout.h"
 #include "kernels/exec/kernel_util.h"
-#include "kernels/exec/winograd_conv.h"
+#include "kernels/exec/winograd_conv_kernel.h"
 #include "ops/op_id.h"
 
 namespace ge::dnnl_kernels {
@@ -85,6 +85,13 @@ const OpEntry* FindOp(const ir::Node& node) {
 // The variant name of ge's own Winograd F(2,3) convolution among the dnnl engine's convolution variants.
 constexpr const char kGeWinogradVariant[] = "ge_winograd";
 
+// oneDNN 2.6 has Winograd convolutions only for AVX-512 (avx512_core), i.e. at x86-64-v4 within the target.
+bool DnnlWinogradAvailable(IsaLevel max_isa) {
+  IsaLevel level = DnnlMaxIsaLevel();
+  if (max_isa != IsaLevel::kNone && static_cast<int>(max_isa) < static_cast<int>(level)) level = max_isa;
+  return static_cast<int>(level) >= static_cast<int>(IsaLevel::kX86_64_V4);
+}
+
 bool Unsupported(dnnl_status_t s) { return s == dnnl_unimplemented || s == dnnl_invalid_arguments; }
 
 // oneDNN fixes a primitive's work split for omp_get_max_threads() at creation; executed with another thread count
@@ -115,9 +122,13 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     const OpView v = OpView::FromRequest(request);
     if (!CommonSupported(v, e->blocked_ok)) return std::unique_ptr<exec::PreparedKernel>();
     const OmpThreadsScope threads(std::max(1, v.threads));
-    // ge's own Winograd kernel as a convolution variant (exec/winograd_conv.h).
+    // ge's own Winograd F(4,3) kernel (exec/winograd_conv_kernel.h): by default where oneDNN has no Winograd of its
+    // own at the model's target (below AVX-512) and it pays; anywhere as the ge_winograd variant.
     if (e->prepare == PrepareConv && v.variant == kGeWinogradVariant) {
-      if (KernelPtr k = exec::PrepareWinogradConv(request)) return k;
+      if (KernelPtr k = exec::PrepareWinogradConvNhwc(request, exec::WinogradPolicy::kWhereSupported)) return k;
+    }
+    if (e->prepare == PrepareConv && v.variant.empty() && !DnnlWinogradAvailable(v.max_isa)) {
+      if (KernelPtr k = exec::PrepareWinogradConvNhwc(request)) return k;
     }
     return e->prepare(v);
   } catch (const dnnl::error& err) {
@@ -173,7 +184,9 @@ std::vector<std::string> KernelVariants(const exec::PrepareRequest& request) {
     if (!CommonSupported(v, e->blocked_ok)) return {};
     const OmpThreadsScope threads(std::max(1, v.threads));
     std::vector<std::string> names = ConvVariants(v);
-    if (exec::PrepareWinogradConv(request) != nullptr) names.push_back(kGeWinogradVariant);
+    if (exec::PrepareWinogradConvNhwc(request, exec::WinogradPolicy::kWhereSupported) != nullptr) {
+      names.push_back(kGeWinogradVariant);
+    }
     return names;
   } catch (const std::exception&) {
     return {};

@@ -1,0 +1,206 @@
+// ge's Winograd F(4x4, 3x3) kernel against the reference convolution: NHWC in and out, odd sizes (partial tiles),
+// pads 0-2 (also uneven and SAME_UPPER), channel counts off the vector width and the 16-column panels, batch 2,
+// bias, FusedConv's Sum, Relu and Clip, chunks of tiles (large images) and a thread pool; what it declines, and
+// where it does not pay.
+#include "kernels/exec/winograd_conv_kernel.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+#include "base/testing/expect_match.h"
+#include "kernels/exec/exec_test_util.h"
+#include "kernels/exec/packed_gemm.h"
+#include "kernels/ref/families.h"
+#include "kernels/ref/testing/op_tester.h"
+#include "ops/families.h"
+
+namespace ge::exec::testing {
+namespace {
+
+// Uniform floats in [-1, 1), one fixed seed per tensor.
+Tensor Random(const Dims& dims, uint32_t seed) {
+  std::mt19937 rng(seed);
+  return RandomTensor(DataType::kFloat, dims, rng, -1, 1);
+}
+
+enum class Act { kNone, kRelu, kClip };
+
+struct Case {
+  Dims x;
+  int64_t k;
+  bool bias, sum;
+  Act act;
+  std::vector<int64_t> pads = {1, 1, 1, 1};
+  const char* auto_pad = nullptr;
+};
+
+void Check(const Case& c, uint32_t seed, rt::IntraOpPool* pool = nullptr) {
+  Tensor x = Random(c.x, seed), w = Random({c.k, c.x[1], 3, 3}, seed + 1), b = Random({c.k}, seed + 2);
+  ir::AttrMap attrs;
+  if (c.auto_pad != nullptr) {
+    attrs.Set("auto_pad", ir::AttrValue::String(c.auto_pad));
+  } else {
+    attrs.Set("pads", ir::AttrValue::Ints(c.pads));
+  }
+  ref::testing::OpTester nn(ops::RegisterNnOps, ref::RegisterNnRefKernels);
+  auto base = nn.Run1("Conv", {x, w, c.bias ? b : Tensor()}, attrs);
+  ASSERT_TRUE(base.ok()) << base.status().ToString();
+  Tensor want = *base;
+  const Dims yd = want.dims();
+  Tensor sum = Random(yd, seed + 3);
+  for (int64_t i = 0; i < want.numel(); ++i) {
+    float v = want.data<float>()[i] + (c.sum ? sum.data<float>()[i] : 0.f);
+    if (c.act == Act::kRelu) v = std::max(v, 0.f);
+    if (c.act == Act::kClip) v = std::min(std::max(v, -0.5f), 2.f);
+    want.data<float>()[i] = v;
+  }
+  const bool fused = c.sum || c.act != Act::kNone;
+  if (c.act == Act::kRelu) attrs.Set("activation", ir::AttrValue::String("Relu"));
+  if (c.act == Act::kClip) {
+    attrs.Set("activation", ir::AttrValue::String("Clip"));
+    attrs.Set("activation_params", ir::AttrValue::Floats({-0.5f, 2.f}));
+  }
+  ir::Graph g("g");
+  PrepareRequest r;
+  auto nhwc = [](const Dims& d) {
+    TensorDesc t(DataType::kFloat, Shape(d));
+    t.format = Format::kNHWC;
+    return t;
+  };
+  std::vector<ir::Value*> ins = {g.AddInput("x", nhwc(c.x)), g.AddConstant("w", w)};
+  r.input_descs = {nhwc(c.x), TensorDesc(DataType::kFloat, Shape(w.dims()))};
+  r.const_inputs = {nullptr, &w};
+  if (c.bias || c.sum) {
+    ins.push_back(c.bias ? g.AddConstant("b", b) : nullptr);
+    r.input_descs.push_back(c.bias ? TensorDesc(DataType::kFloat, Shape({c.k})) : TensorDesc());
+    r.const_inputs.push_back(c.bias ? &b : nullptr);
+  }
+  if (c.sum) {
+    ins.push_back(g.AddInput("sum", nhwc(yd)));
+    r.input_descs.push_back(nhwc(yd));
+    r.const_inputs.push_back(nullptr);
+  }
+  r.output_descs = {nhwc(yd)};
+  ir::Node* node = g.AddNode(fused ? "FusedConv" : "Conv", "conv", ins, {g.AddValue("y", nhwc(yd))}, fused ? "ge" : "");
+  node->attrs() = attrs;
+  r.node = node;
+  std::unique_ptr<PreparedKernel> k = PrepareWinogradConvNhwc(r, WinogradPolicy::kWhereSupported);
+  ASSERT_NE(k, nullptr);
+  EXPECT_STREQ(k->impl_name(), "exec.winograd_conv");
+  Tensor xs = PermuteNchwNhwc(x, true), ss = PermuteNchwNhwc(sum, true);
+  Tensor ys = Tensor::Create(DataType::kFloat, yd).value();
+  auto binding = k->NewBinding();
+  ASSERT_TRUE(binding.ok());
+  (*binding)->io.inputs[0] = xs.raw_data();
+  (*binding)->io.inputs[1] = w.raw_data();
+  if (c.bias) (*binding)->io.inputs[2] = b.raw_data();
+  if (c.sum) (*binding)->io.inputs[3] = ss.raw_data();
+  (*binding)->io.outputs[0] = ys.raw_data();
+  rt::TaskContext ctx;
+  ctx.pool = pool;
+  for (int run = 0; run < 2; ++run) {  // a second run on the same binding (scratch reused) gives the same
+    ASSERT_TRUE(k->fn()(binding->get(), ctx).ok());
+    // F(4, 3)'s transforms scale values by up to 10x and back: elementwise errors reach ~1e-4 of sums over up to
+    // 9 x 128 products of [-1, 1) values (|y| up to ~15), while the relative L2 error stays ~1e-6.
+    const Tensor got = PermuteNchwNhwc(ys, false);
+    EXPECT_TRUE(TensorsMatch(got, want, Tolerance{5e-4, 1e-4})) << DimsToString(c.x) << " k " << c.k << " run " << run;
+    double diff = 0, norm = 0;
+    for (int64_t i = 0; i < want.numel(); ++i) {
+      const double d = static_cast<double>(got.data<float>()[i]) - want.data<float>()[i];
+      diff += d * d;
+      norm += static_cast<double>(want.data<float>()[i]) * want.data<float>()[i];
+    }
+    EXPECT_LE(std::sqrt(diff / std::max(norm, 1e-30)), 1e-5) << DimsToString(c.x) << " k " << c.k;
+    if (run == 0) std::printf("%s k %lld: relative L2 error %.2e\n", DimsToString(c.x).c_str(),
+                              static_cast<long long>(c.k), std::sqrt(diff / std::max(norm, 1e-30)));
+  }
+}
+
+TEST(WinogradConv, MatchesTheDirectConvolution) {
+  if (!WinogradConvAvailable(IsaLevel::kNone)) GTEST_SKIP() << "no AVX2 + FMA";
+  const Case cases[] = {
+      {{1, 16, 8, 8}, 16, false, false, Act::kNone},
+      {{1, 13, 7, 9}, 20, true, false, Act::kNone},   // channel tails, partial tiles
+      {{2, 32, 5, 6}, 33, true, true, Act::kRelu},    // batch 2, a 1-column panel
+      {{1, 8, 1, 1}, 8, true, false, Act::kRelu},     // one pixel
+      {{1, 64, 14, 14}, 64, true, true, Act::kClip},
+      {{1, 3, 9, 10}, 5, true, false, Act::kNone, {0, 0, 0, 0}},  // no padding
+      {{1, 24, 11, 6}, 16, false, true, Act::kRelu, {2, 0, 1, 2}},  // uneven pads up to 2
+      {{1, 16, 9, 9}, 24, true, false, Act::kNone, {}, "SAME_UPPER"},
+  };
+  uint32_t seed = 1;
+  for (const Case& c : cases) Check(c, seed += 10);
+}
+
+// Larger than one chunk of tiles (the scratch holds ~2 MB of them), with the tiles split over a thread pool.
+TEST(WinogradConv, ChunksOfTilesOnAThreadPool) {
+  if (!WinogradConvAvailable(IsaLevel::kNone)) GTEST_SKIP() << "no AVX2 + FMA";
+  auto pool = rt::ThreadPool::Create(3, rt::PoolBackend::kThreads);
+  ASSERT_TRUE(pool.ok());
+  Check({{2, 64, 56, 57}, 64, true, true, Act::kRelu}, 7, pool->get());
+  Check({{1, 128, 28, 28}, 120, true, false, Act::kNone}, 8, pool->get());
+}
+
+TEST(WinogradConv, Declines) {
+  Tensor w = Random({8, 8, 3, 3}, 1);
+  ir::Graph g("g");
+  TensorDesc plain(DataType::kFloat, Shape({1, 8, 6, 6}));
+  PrepareRequest r;
+  r.input_descs = {plain, TensorDesc(DataType::kFloat, Shape(w.dims()))};
+  r.const_inputs = {nullptr, &w};
+  r.output_descs = {plain};
+  ir::Node* node = g.AddNode("Conv", "conv", {g.AddInput("x", plain), g.AddConstant("w", w)}, {g.AddValue("y", plain)});
+  node->attrs().Set("pads", ir::AttrValue::Ints({1, 1, 1, 1}));
+  r.node = node;
+  const auto any = WinogradPolicy::kWhereSupported;
+  EXPECT_EQ(PrepareWinogradConvNhwc(r, any), nullptr);  // plain NCHW
+  TensorDesc nhwc = plain;
+  nhwc.format = Format::kNHWC;
+  r.input_descs[0] = r.output_descs[0] = nhwc;
+  if (WinogradConvAvailable(IsaLevel::kNone)) {
+    EXPECT_NE(PrepareWinogradConvNhwc(r, any), nullptr);
+    EXPECT_EQ(PrepareWinogradConvNhwc(r), nullptr);  // 8 channels, 4 tiles: the transforms would not pay
+  }
+  r.max_isa = IsaLevel::kX86_64_V2;
+  EXPECT_EQ(PrepareWinogradConvNhwc(r, any), nullptr);  // the target has no AVX2
+  r.max_isa = IsaLevel::kNone;
+  r.allow_bf16 = true;
+  EXPECT_EQ(PrepareWinogradConvNhwc(r, any), nullptr);
+  r.allow_bf16 = false;
+  node->attrs().Set("strides", ir::AttrValue::Ints({2, 2}));
+  EXPECT_EQ(PrepareWinogradConvNhwc(r, any), nullptr);
+  node->attrs().Erase("strides");
+  node->attrs().Set("dilations", ir::AttrValue::Ints({2, 2}));
+  EXPECT_EQ(PrepareWinogradConvNhwc(r, any), nullptr);
+  node->attrs().Erase("dilations");
+  node->attrs().Set("group", ir::AttrValue::Int(2));
+  EXPECT_EQ(PrepareWinogradConvNhwc(r, any), nullptr);
+  node->attrs().Erase("group");
+  r.const_inputs[1] = nullptr;  // weights that are not constant
+  EXPECT_EQ(PrepareWinogradConvNhwc(r, any), nullptr);
+}
+
+// ResNet stages at 56x56, 28x28 and 14x14 are where it pays; at 7x7 reading the transformed weights costs more.
+TEST(WinogradConv, PaysOnResNetStagesDownTo14x14) {
+  if (!WinogradConvAvailable(IsaLevel::kNone)) GTEST_SKIP() << "no AVX2 + FMA";
+  for (int64_t side : {56, 28, 14, 7}) {
+    Tensor w = Random({64, 64, 3, 3}, 1);
+    ir::Graph g("g");
+    TensorDesc x(DataType::kFloat, Shape({1, 64, side, side}));
+    x.format = Format::kNHWC;
+    PrepareRequest r;
+    r.input_descs = {x, TensorDesc(DataType::kFloat, Shape(w.dims()))};
+    r.const_inputs = {nullptr, &w};
+    r.output_descs = {x};
+    ir::Node* node = g.AddNode("Conv", "conv", {g.AddInput("x", x), g.AddConstant("w", w)}, {g.AddValue("y", x)});
+    node->attrs().Set("pads", ir::AttrValue::Ints({1, 1, 1, 1}));
+    r.node = node;
+    EXPECT_EQ(PrepareWinogradConvNhwc(r) != nullptr, side >= 14) << side;
+  }
+}
+
+}  // namespace
+}  // namespace ge::exec::testing
