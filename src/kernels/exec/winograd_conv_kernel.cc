@@ -39,36 +39,47 @@ struct Geometry {
   int64_t tiles_per_image() const { return tiles_h * tiles_w; }
 };
 
-// u = G g G^T for one 3x3 filter g (row-major), in double: the 6x6 transformed filter, row-major.
-void TransformFilter(const float* g, double u[kPositions]) {
+// The 36 matrices U[pos] = [IC x OC] of the transformed weights u = G g G^T (W: [OC][IC][3][3]), computed in double
+// for a panel of 16 output channels at a time and written straight into PackedGemm's layout ([OC / 16][IC][16],
+// packed_gemm.h): u[a][b] = sum_m,k G[a][m] g[m][k] G[b][k].
+std::vector<PackedMatrix> TransformWeights(const float* w, int64_t ic, int64_t oc) {
   static const double kG[kAlpha][3] = {{1.0 / 4, 0, 0},
                                        {-1.0 / 6, -1.0 / 6, -1.0 / 6},
                                        {-1.0 / 6, 1.0 / 6, -1.0 / 6},
                                        {1.0 / 24, 1.0 / 12, 1.0 / 6},
                                        {1.0 / 24, -1.0 / 12, 1.0 / 6},
                                        {0, 0, 1}};
-  double t[kAlpha][3];  // G g
-  for (int a = 0; a < kAlpha; ++a) {
-    for (int j = 0; j < 3; ++j) t[a][j] = kG[a][0] * g[j] + kG[a][1] * g[3 + j] + kG[a][2] * g[6 + j];
+  const int64_t panels = (oc + kPanel - 1) / kPanel;
+  std::vector<PackedMatrix> packed(kPositions);
+  for (PackedMatrix& m : packed) {
+    m.k = ic;
+    m.n = oc;
+    m.data.assign(static_cast<size_t>(panels * ic * kPanel), 0.f);
   }
-  for (int a = 0; a < kAlpha; ++a) {
-    for (int b = 0; b < kAlpha; ++b) u[a * kAlpha + b] = t[a][0] * kG[b][0] + t[a][1] * kG[b][1] + t[a][2] * kG[b][2];
-  }
-}
-
-// The 36 matrices U[pos] = [IC x OC] of the transformed weights (W: [OC][IC][3][3]), packed for PackedGemm.
-std::vector<PackedMatrix> TransformWeights(const float* w, int64_t ic, int64_t oc) {
-  std::vector<float> u(static_cast<size_t>(kPositions * ic * oc));
-  double t[kPositions];
-  for (int64_t o = 0; o < oc; ++o) {
+  for (int64_t q = 0; q < panels; ++q) {
+    const int64_t lanes = std::min(kPanel, oc - q * kPanel);
     for (int64_t i = 0; i < ic; ++i) {
-      TransformFilter(w + (o * ic + i) * 9, t);
-      for (int p = 0; p < kPositions; ++p) u[(p * ic + i) * oc + o] = static_cast<float>(t[p]);
+      double g[9][kPanel] = {}, t[kAlpha][3][kPanel];  // g for 16 output channels; t = G g
+      for (int64_t j = 0; j < lanes; ++j) {
+        for (int e = 0; e < 9; ++e) g[e][j] = w[((q * kPanel + j) * ic + i) * 9 + e];
+      }
+      for (int a = 0; a < kAlpha; ++a) {
+        for (int k = 0; k < 3; ++k) {
+          for (int64_t j = 0; j < kPanel; ++j) {
+            t[a][k][j] = kG[a][0] * g[k][j] + kG[a][1] * g[3 + k][j] + kG[a][2] * g[6 + k][j];
+          }
+        }
+      }
+      for (int a = 0; a < kAlpha; ++a) {
+        for (int b = 0; b < kAlpha; ++b) {
+          float* out = packed[a * kAlpha + b].data.data() + (q * ic + i) * kPanel;
+          for (int64_t j = 0; j < lanes; ++j) {
+            out[j] = static_cast<float>(t[a][0][j] * kG[b][0] + t[a][1][j] * kG[b][1] + t[a][2][j] * kG[b][2]);
+          }
+        }
+      }
     }
   }
-  std::vector<PackedMatrix> packed;
-  packed.reserve(kPositions);
-  for (int p = 0; p < kPositions; ++p) packed.push_back(PackB(u.data() + p * ic * oc, ic, oc, oc, false));
   return packed;
 }
 
