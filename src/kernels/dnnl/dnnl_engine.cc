@@ -13,6 +13,7 @@
 #include "kernels/dnnl/omp_threads.h"
 #include "kernels/dnnl/packed_layout.h"
 #include "kernels/exec/kernel_util.h"
+#include "kernels/exec/matmul_kernel.h"
 #include "kernels/exec/winograd_conv_kernel.h"
 #include "ops/op_id.h"
 
@@ -82,15 +83,26 @@ const OpEntry* FindOp(const ir::Node& node) {
   return nullptr;
 }
 
-// The variant name of ge's own Winograd F(2,3) convolution among the dnnl engine's convolution variants.
+// The variant name of ge's own Winograd F(4,3) convolution among the dnnl engine's convolution variants.
 constexpr const char kGeWinogradVariant[] = "ge_winograd";
+// The variant names of a constant-weight MatMul / Gemm: ge's packed AVX2 SGEMM (exec/matmul_kernel.h), or oneDNN's.
+constexpr const char kGePackedGemmVariant[] = "ge_packed_gemm";
+constexpr const char kDnnlGemmVariant[] = "dnnl";
 
-// oneDNN 2.6 has Winograd convolutions only for AVX-512 (avx512_core), i.e. at x86-64-v4 within the target.
-bool DnnlWinogradAvailable(IsaLevel max_isa) {
+// Whether oneDNN runs AVX-512 kernels for the model's target here (x86-64-v4 within both the CPU and the target).
+bool TargetHasAvx512(IsaLevel max_isa) {
   IsaLevel level = DnnlMaxIsaLevel();
   if (max_isa != IsaLevel::kNone && static_cast<int>(max_isa) < static_cast<int>(level)) level = max_isa;
   return static_cast<int>(level) >= static_cast<int>(IsaLevel::kX86_64_V4);
 }
+
+// oneDNN 2.6 has Winograd convolutions only for AVX-512 (avx512_core).
+bool DnnlWinogradAvailable(IsaLevel max_isa) { return TargetHasAvx512(max_isa); }
+
+bool IsMatMul(const OpEntry& e) { return e.prepare == PrepareMatMul || e.prepare == PrepareGemm; }
+
+// Known dims that stay for every run (ge's packed SGEMM is prepared for one M; oneDNN's matmul serves varying ones).
+bool StaticDims(const OpView& v, const exec::PrepareRequest& r) { return v.static_shapes && !exec::HasVaryingDims(r); }
 
 bool Unsupported(dnnl_status_t s) { return s == dnnl_unimplemented || s == dnnl_invalid_arguments; }
 
@@ -129,6 +141,11 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     }
     if (e->prepare == PrepareConv && v.variant.empty() && !DnnlWinogradAvailable(v.max_isa)) {
       if (KernelPtr k = exec::PrepareWinogradConvNhwc(request)) return k;
+    }
+    if (IsMatMul(*e) && (v.variant == kGePackedGemmVariant ||
+                         (v.variant.empty() && StaticDims(v, request) && !TargetHasAvx512(v.max_isa) &&
+                          !(request.allow_bf16 && CpuHasBf16())))) {
+      if (KernelPtr k = exec::PrepareMatMulPacked(request)) return k;
     }
     return e->prepare(v);
   } catch (const dnnl::error& err) {
@@ -178,10 +195,16 @@ StatusOr<KernelChoice> ChooseKernel(const exec::PrepareRequest& request) {
 
 std::vector<std::string> KernelVariants(const exec::PrepareRequest& request) {
   const OpEntry* e = FindOp(*request.node);
-  if (e == nullptr || e->prepare != PrepareConv || !exec::ValidateRequest(request).ok()) return {};
+  if (e == nullptr || !exec::ValidateRequest(request).ok()) return {};
+  if (e->prepare != PrepareConv && !IsMatMul(*e)) return {};
   try {
     const OpView v = OpView::FromRequest(request);
     if (!CommonSupported(v, e->blocked_ok)) return {};
+    if (IsMatMul(*e)) {  // the default first
+      if (!StaticDims(v, request) || !e->supported(v) || exec::PrepareMatMulPacked(request) == nullptr) return {};
+      if (TargetHasAvx512(v.max_isa)) return {kDnnlGemmVariant, kGePackedGemmVariant};
+      return {kGePackedGemmVariant, kDnnlGemmVariant};
+    }
     const OmpThreadsScope threads(std::max(1, v.threads));
     std::vector<std::string> names = ConvVariants(v);
     if (exec::PrepareWinogradConvNhwc(request, exec::WinogradPolicy::kWhereSupported) != nullptr) {

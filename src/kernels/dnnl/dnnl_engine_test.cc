@@ -1,6 +1,8 @@
 #include "kernels/dnnl/dnnl_engine.h"
 
 #include "kernels/dnnl/dnnl_test_util.h"
+#include "kernels/exec/kernel_variant.h"
+#include "kernels/exec/packed_gemm.h"
 #include "kernels/exec/prepared_kernel.h"
 
 namespace ge::dnnl_kernels::testing {
@@ -89,6 +91,70 @@ TEST(DnnlEngine, InvalidRequestIsAnError) {
   auto k = PrepareDnnlKernel(r);
   EXPECT_FALSE(k.ok());
   EXPECT_NE(k.status().message().find("n_Relu"), std::string::npos) << k.status().ToString();
+}
+
+// A constant-weight MatMul [64, 96] x [96, 128] (the MLP shape class) at `target`, optionally with a variant.
+Case ConstWeightMatMul(IsaLevel target, const std::string& variant, std::mt19937& rng) {
+  Case c("MatMul", {RandomTensor({64, 96}, rng), RandomTensor({96, 128}, rng)}, {false, true});
+  if (!variant.empty()) c.attrs.Set(exec::kKernelVariantAttr, AV::String(variant));
+  c.max_isa = target;
+  return c;
+}
+
+std::string PreparedImpl(const Case& c) {
+  auto p = PrepareCase(c);
+  if (!p.ok()) return "error: " + p.status().ToString();
+  if ((*p)->kernel == nullptr) return "declined";
+  Status s = (*p)->Run();
+  if (!s.ok()) return "run failed: " + s.ToString();
+  auto want = RunRef(c);
+  if (!want.ok()) return "ref failed";
+  ExpectNear((*p)->outputs[0], (*want)[0].tensor, 1e-4, CaseName(c));
+  return (*p)->kernel->impl_name();
+}
+
+// Below AVX-512, oneDNN 2.6's AVX2 matmul is slower than ge's packed SGEMM on MLP and transformer shapes: the engine
+// hands static constant-weight matmuls to it; the "dnnl" variant keeps oneDNN's, "ge_packed_gemm" asks for ge's.
+TEST(DnnlEngine, ConstantWeightMatMulBelowAvx512RunsOnGePackedGemm) {
+  if (!exec::PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  std::mt19937 rng(63);
+  EXPECT_EQ(PreparedImpl(ConstWeightMatMul(IsaLevel::kX86_64_V3, "", rng)), "exec.packed_gemm_avx2");
+  EXPECT_EQ(PreparedImpl(ConstWeightMatMul(IsaLevel::kX86_64_V3, "dnnl", rng)).rfind("dnnl.matmul", 0), 0u);
+  EXPECT_EQ(PreparedImpl(ConstWeightMatMul(IsaLevel::kX86_64_V3, "ge_packed_gemm", rng)), "exec.packed_gemm_avx2");
+  const std::string at_v4 = PreparedImpl(ConstWeightMatMul(IsaLevel::kX86_64_V4, "", rng));
+  if (DnnlMaxIsaLevel() >= IsaLevel::kX86_64_V4) {
+    EXPECT_EQ(at_v4.rfind("dnnl.matmul", 0), 0u) << at_v4;
+  } else {
+    EXPECT_EQ(at_v4, "exec.packed_gemm_avx2");  // a v4 target here is refused at load; the engine still serves it
+  }
+  // Weights that are not constant stay on oneDNN.
+  Case runtime_b("MatMul", {RandomTensor({64, 96}, rng), RandomTensor({96, 128}, rng)}, {false, false});
+  runtime_b.max_isa = IsaLevel::kX86_64_V3;
+  EXPECT_EQ(PreparedImpl(runtime_b).rfind("dnnl.matmul", 0), 0u);
+  // An activation ge's kernel lacks stays on oneDNN too.
+  Case gelu("FusedMatMul", {RandomTensor({64, 96}, rng), RandomTensor({96, 128}, rng)}, {false, true},
+            Attrs({{"activation", AV::String("Gelu")}}), "ge");
+  gelu.max_isa = IsaLevel::kX86_64_V3;
+  EXPECT_EQ(PreparedImpl(gelu).rfind("dnnl.fused_matmul", 0), 0u);
+}
+
+TEST(DnnlEngine, ConstantWeightMatMulOffersBothVariantsDefaultFirst) {
+  if (!exec::PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  std::mt19937 rng(64);
+  const Case v3 = ConstWeightMatMul(IsaLevel::kX86_64_V3, "", rng);  // outlives the request (its constants)
+  auto p = PrepareCase(v3);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(KernelVariants((*p)->request), (std::vector<std::string>{"ge_packed_gemm", "dnnl"}));
+  if (DnnlMaxIsaLevel() >= IsaLevel::kX86_64_V4) {
+    const Case v4 = ConstWeightMatMul(IsaLevel::kX86_64_V4, "", rng);
+    auto q = PrepareCase(v4);
+    ASSERT_TRUE(q.ok());
+    EXPECT_EQ(KernelVariants((*q)->request), (std::vector<std::string>{"dnnl", "ge_packed_gemm"}));
+  }
+  Case runtime_b("MatMul", {RandomTensor({64, 96}, rng), RandomTensor({96, 128}, rng)}, {false, false});
+  auto r = PrepareCase(runtime_b);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(KernelVariants((*r)->request).empty());
 }
 
 }  // namespace

@@ -1,12 +1,20 @@
 #include "kernels/dnnl/dnnl_test_util.h"
 #include "kernels/dnnl/dnnl_engine.h"
 #include "kernels/exec/agnostic_test_util.h"
+#include "kernels/exec/kernel_variant.h"
 
 namespace ge::dnnl_kernels::testing {
 namespace {
 
+// These test oneDNN's matmuls: below AVX-512 the engine's default for constant weights is ge's packed SGEMM
+// (dnnl_engine_test.cc), so the cases ask for the "dnnl" variant.
+ir::AttrMap OnDnnl(ir::AttrMap a = ir::AttrMap()) {
+  a.Set(exec::kKernelVariantAttr, AV::String("dnnl"));
+  return a;
+}
+
 Case MatMulCase(const Dims& a, const Dims& b, bool const_b, std::mt19937& rng) {
-  return Case("MatMul", {RandomTensor(a, rng), RandomTensor(b, rng)}, {false, const_b});
+  return Case("MatMul", {RandomTensor(a, rng), RandomTensor(b, rng)}, {false, const_b}, OnDnnl());
 }
 
 TEST(DnnlMatMul, TwoDAndBatchedBroadcasting) {
@@ -36,7 +44,7 @@ Case GemmCase(const Dims& a, const Dims& b, const Dims& c, bool ta, bool tb, flo
               bool const_c, std::mt19937& rng) {
   std::vector<Tensor> in = {RandomTensor(a, rng), RandomTensor(b, rng)};
   if (!c.empty() || const_c) in.push_back(RandomTensor(c, rng));
-  ir::AttrMap attrs = Attrs({{"transA", AV::Int(ta)}, {"transB", AV::Int(tb)}});
+  ir::AttrMap attrs = OnDnnl(Attrs({{"transA", AV::Int(ta)}, {"transB", AV::Int(tb)}}));
   if (alpha != 1.f) attrs.Set("alpha", AV::Float(alpha));
   if (beta != 1.f) attrs.Set("beta", AV::Float(beta));
   return Case("Gemm", in, {false, const_b, const_c}, attrs);
@@ -93,7 +101,7 @@ TEST(DnnlFusedMatMul, BiasAndActivation) {
   std::mt19937 rng(26);
   for (const char* act : {"", "Relu", "Gelu", "LeakyRelu"}) {
     SCOPED_TRACE(act);
-    ir::AttrMap a = Attrs({{"activation", AV::String(act)}});
+    ir::AttrMap a = OnDnnl(Attrs({{"activation", AV::String(act)}}));
     ExpectDnnlMatchesRef(Case("FusedMatMul", {RandomTensor({2, 3, 5, 8}, rng), RandomTensor({8, 6}, rng),
                                               RandomTensor({6}, rng)},
                               {false, true, true}, a, "ge"));

@@ -75,6 +75,7 @@ std::unique_ptr<PreparedKernel> PrepareMatMulPacked(const PrepareRequest& r) {
   }
   const TensorDesc& y = r.output_descs[0];
   if (y.dtype != DataType::kFloat || IsNonPlainLayout(y.format)) return nullptr;
+  if (!r.input_descs[0].shape.IsFullyKnown() || !y.shape.IsFullyKnown()) return nullptr;  // M is fixed at prepare
   GemmActivation act = GemmActivation::kNone;
   if (ge) {
     fused::ActivationSpec spec;
