@@ -3,8 +3,10 @@
 // (layouts with or without reorders, direct or Winograd convolution) times the intra-op thread count (the model's,
 // or 1 for a node too small to share). Each candidate runs on random inputs for a bounded time; a candidate must
 // beat the default (the engine's own choice at the model's thread count) by kMinGain to replace it, so timing
-// noise does not move nodes off their defaults. Runs on static root graphs after format selection, before kernel
-// selection (which prepacks weights for the chosen variant).
+// noise does not move nodes off their defaults. Candidates at one thread run ge's own kernels without a pool too.
+// Tuning is for the model's thread count (`ge compile --threads`): a node records a thread count only when fewer
+// threads were faster. Runs on static root graphs after format selection, before kernel selection (which prepacks
+// weights for the chosen variant).
 #include <algorithm>
 #include <chrono>
 #include <random>
@@ -123,7 +125,7 @@ class TunePass : public GraphPass {
       for (const std::string& variant : variants) {
         for (int t : thread_counts) {
           SetVariant(n, variant, t);
-          const double s = TimeCandidate(*engine, r, *buffers, pool.get());
+          const double s = TimeCandidate(*engine, r, *buffers, t == threads_ ? pool.get() : nullptr);
           if (&variant == &variants.front() && t == threads_) default_time = s;
           if (s < best_time) best_time = s, best_variant = variant, best_threads = t;
         }
@@ -143,14 +145,19 @@ class TunePass : public GraphPass {
   }
 
  private:
-  // Records a variant on the node: the name (when the engine has named variants) and the thread count.
+  // Records a variant on the node: the name (when the engine has named variants) and a thread count below the
+  // model's. None at the model's count: the node then runs at the count the model is loaded with.
   void SetVariant(ir::Node* n, const std::string& variant, int threads) const {
     if (variant.empty()) {
       n->attrs().Erase(exec::kKernelVariantAttr);
     } else {
       n->attrs().Set(exec::kKernelVariantAttr, ir::AttrValue::String(variant));
     }
-    n->attrs().Set(exec::kKernelThreadsAttr, ir::AttrValue::Int(threads));
+    if (threads < threads_) {
+      n->attrs().Set(exec::kKernelThreadsAttr, ir::AttrValue::Int(threads));
+    } else {
+      n->attrs().Erase(exec::kKernelThreadsAttr);
+    }
   }
 
   int threads_;

@@ -207,7 +207,10 @@ std::vector<std::string> KernelVariants(const exec::PrepareRequest& request) {
     }
     const OmpThreadsScope threads(std::max(1, v.threads));
     std::vector<std::string> names = ConvVariants(v);
-    if (exec::PrepareWinogradConvNhwc(request, exec::WinogradPolicy::kWhereSupported) != nullptr) {
+    // The default first: ge's Winograd where PrepareDnnlKernel takes it without a variant.
+    if (!DnnlWinogradAvailable(v.max_isa) && exec::PrepareWinogradConvNhwc(request) != nullptr) {
+      names.insert(names.begin(), kGeWinogradVariant);
+    } else if (exec::PrepareWinogradConvNhwc(request, exec::WinogradPolicy::kWhereSupported) != nullptr) {
       names.push_back(kGeWinogradVariant);
     }
     return names;

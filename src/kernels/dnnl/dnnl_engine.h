@@ -39,8 +39,8 @@ using kernels::PackedWeights;
 StatusOr<KernelChoice> ChooseKernel(const exec::PrepareRequest& request);
 
 // Tuning (`ge compile --tune`, kernels/exec/kernel_variant.h): the variant names the engine can prepare the node
-// as, each with an optimized implementation; empty when it has no choice to offer (only the thread count is then
-// tunable). Never throws.
+// as, each with an optimized implementation, the engine's default choice first; empty when it has no choice to
+// offer (only the thread count is then tunable). Never throws.
 std::vector<std::string> KernelVariants(const exec::PrepareRequest& request);
 
 // The highest x86-64 level oneDNN runs kernels at in this process: the CPU's, capped by ONEDNN_MAX_CPU_ISA

@@ -1,5 +1,7 @@
 #include "kernels/dnnl/dnnl_engine.h"
 
+#include <algorithm>
+
 #include "kernels/dnnl/dnnl_test_util.h"
 #include "kernels/exec/kernel_variant.h"
 #include "kernels/exec/packed_gemm.h"
@@ -155,6 +157,35 @@ TEST(DnnlEngine, ConstantWeightMatMulOffersBothVariantsDefaultFirst) {
   auto r = PrepareCase(runtime_b);
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(KernelVariants((*r)->request).empty());
+}
+
+// The tuner takes a variant's first name as the engine's default: below AVX-512 that is ge's Winograd for a 3x3
+// convolution where it pays.
+TEST(DnnlEngine, ConvVariantsListTheDefaultFirst) {
+  if (!exec::PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  std::mt19937 rng(65);
+  Case c("Conv", {RandomTensor({1, 32, 16, 16}, rng), RandomTensor({32, 32, 3, 3}, rng)}, {false, true},
+         Attrs({{"pads", AV::Ints({1, 1, 1, 1})}}));
+  c.input_formats = {Format::kNHWC};
+  c.output_formats = {Format::kNHWC};
+  c.max_isa = IsaLevel::kX86_64_V3;
+  auto p = PrepareCase(c);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  ASSERT_NE((*p)->kernel, nullptr);
+  EXPECT_STREQ((*p)->kernel->impl_name(), "exec.winograd_conv");
+  const std::vector<std::string> names = KernelVariants((*p)->request);
+  ASSERT_GE(names.size(), 2u);
+  EXPECT_EQ(names.front(), "ge_winograd");
+  // A 1x1 convolution has no Winograd: oneDNN's default comes first.
+  Case one("Conv", {RandomTensor({1, 32, 16, 16}, rng), RandomTensor({32, 32, 1, 1}, rng)}, {false, true});
+  one.input_formats = {Format::kNHWC};
+  one.output_formats = {Format::kNHWC};
+  one.max_isa = IsaLevel::kX86_64_V3;
+  auto q = PrepareCase(one);
+  ASSERT_TRUE(q.ok()) << q.status().ToString();
+  const std::vector<std::string> one_names = KernelVariants((*q)->request);
+  ASSERT_FALSE(one_names.empty());
+  EXPECT_EQ(std::find(one_names.begin(), one_names.end(), "ge_winograd"), one_names.end());
 }
 
 }  // namespace
