@@ -104,6 +104,12 @@ bool IsMatMul(const OpEntry& e) { return e.prepare == PrepareMatMul || e.prepare
 // Known dims that stay for every run (ge's packed SGEMM is prepared for one M; oneDNN's matmul serves varying ones).
 bool StaticDims(const OpView& v, const exec::PrepareRequest& r) { return v.static_shapes && !exec::HasVaryingDims(r); }
 
+// Whether a matmul without a variant goes to ge's packed SGEMM (when it supports the node): static dims, no AVX-512
+// for the target, and no bfloat16 kernels asked for where oneDNN has them.
+bool PackedGemmIsDefault(const OpView& v, const exec::PrepareRequest& r) {
+  return StaticDims(v, r) && !TargetHasAvx512(v.max_isa) && !(r.allow_bf16 && CpuHasBf16());
+}
+
 bool Unsupported(dnnl_status_t s) { return s == dnnl_unimplemented || s == dnnl_invalid_arguments; }
 
 // oneDNN fixes a primitive's work split for omp_get_max_threads() at creation; executed with another thread count
@@ -142,9 +148,8 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     if (e->prepare == PrepareConv && v.variant.empty() && !DnnlWinogradAvailable(v.max_isa)) {
       if (KernelPtr k = exec::PrepareWinogradConvNhwc(request)) return k;
     }
-    if (IsMatMul(*e) && (v.variant == kGePackedGemmVariant ||
-                         (v.variant.empty() && StaticDims(v, request) && !TargetHasAvx512(v.max_isa) &&
-                          !(request.allow_bf16 && CpuHasBf16())))) {
+    if (IsMatMul(*e) &&
+        (v.variant == kGePackedGemmVariant || (v.variant.empty() && PackedGemmIsDefault(v, request)))) {
       if (KernelPtr k = exec::PrepareMatMulPacked(request)) return k;
     }
     return e->prepare(v);
@@ -202,8 +207,8 @@ std::vector<std::string> KernelVariants(const exec::PrepareRequest& request) {
     if (!CommonSupported(v, e->blocked_ok)) return {};
     if (IsMatMul(*e)) {  // the default first
       if (!StaticDims(v, request) || !e->supported(v) || exec::PrepareMatMulPacked(request) == nullptr) return {};
-      if (TargetHasAvx512(v.max_isa)) return {kDnnlGemmVariant, kGePackedGemmVariant};
-      return {kGePackedGemmVariant, kDnnlGemmVariant};
+      if (PackedGemmIsDefault(v, request)) return {kGePackedGemmVariant, kDnnlGemmVariant};
+      return {kDnnlGemmVariant, kGePackedGemmVariant};
     }
     const OmpThreadsScope threads(std::max(1, v.threads));
     std::vector<std::string> names = ConvVariants(v);
