@@ -12,6 +12,7 @@
 #include "kernels/dnnl/dnnl_ops.h"
 #include "kernels/dnnl/omp_threads.h"
 #include "kernels/dnnl/packed_layout.h"
+#include "kernels/exec/im2col_conv_kernel.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/matmul_kernel.h"
 #include "kernels/exec/winograd_conv_kernel.h"
@@ -85,6 +86,8 @@ const OpEntry* FindOp(const ir::Node& node) {
 
 // The variant name of ge's own Winograd F(4,3) convolution among the dnnl engine's convolution variants.
 constexpr const char kGeWinogradVariant[] = "ge_winograd";
+// ... and of its im2col + packed SGEMM convolution.
+constexpr const char kGeIm2colVariant[] = "ge_im2col";
 // The variant names of a constant-weight MatMul / Gemm: ge's packed AVX2 SGEMM (exec/matmul_kernel.h), or oneDNN's.
 constexpr const char kGePackedGemmVariant[] = "ge_packed_gemm";
 constexpr const char kDnnlGemmVariant[] = "dnnl";
@@ -98,6 +101,16 @@ bool TargetHasAvx512(IsaLevel max_isa) {
 
 // oneDNN 2.6 has Winograd convolutions only for AVX-512 (avx512_core).
 bool DnnlWinogradAvailable(IsaLevel max_isa) { return TargetHasAvx512(max_isa); }
+
+// Below AVX-512, where Winograd does not pay: a spatial window over 128+ input channels (K = KH*KW*IC >= 1152) into
+// 128+ output channels, e.g. ResNet's stride-2 3x3 convs and its 7x7 ones, which oneDNN's direct AVX2 kernels run at
+// ~2/3 of the sgemm peak.
+bool Im2colPays(const exec::PrepareRequest& r) {
+  const Tensor* w = exec::ConstInput(r, 1);
+  if (w == nullptr || w->rank() != 4) return false;
+  const int64_t window = w->dim(2) * w->dim(3);
+  return window > 1 && w->dim(0) >= 128 && w->dim(1) >= 128;
+}
 
 bool IsMatMul(const OpEntry& e) { return e.prepare == PrepareMatMul || e.prepare == PrepareGemm; }
 
@@ -147,6 +160,12 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     }
     if (e->prepare == PrepareConv && v.variant.empty() && !DnnlWinogradAvailable(v.max_isa)) {
       if (KernelPtr k = exec::PrepareWinogradConvNhwc(request)) return k;
+      if (Im2colPays(request)) {
+        if (KernelPtr k = exec::PrepareIm2colConvNhwc(request)) return k;
+      }
+    }
+    if (e->prepare == PrepareConv && v.variant == kGeIm2colVariant) {
+      if (KernelPtr k = exec::PrepareIm2colConvNhwc(request)) return k;
     }
     if (IsMatMul(*e) &&
         (v.variant == kGePackedGemmVariant || (v.variant.empty() && PackedGemmIsDefault(v, request)))) {
@@ -217,6 +236,14 @@ std::vector<std::string> KernelVariants(const exec::PrepareRequest& request) {
       names.insert(names.begin(), kGeWinogradVariant);
     } else if (exec::PrepareWinogradConvNhwc(request, exec::WinogradPolicy::kWhereSupported) != nullptr) {
       names.push_back(kGeWinogradVariant);
+    }
+    if (exec::PrepareIm2colConvNhwc(request) != nullptr) {
+      const bool im2col_default = names.empty() || names.front() != kGeWinogradVariant;
+      if (im2col_default && !DnnlWinogradAvailable(v.max_isa) && Im2colPays(request)) {
+        names.insert(names.begin(), kGeIm2colVariant);
+      } else {
+        names.push_back(kGeIm2colVariant);
+      }
     }
     return names;
   } catch (const std::exception&) {

@@ -186,6 +186,20 @@ TEST(DnnlEngine, ConvVariantsListTheDefaultFirst) {
   const std::vector<std::string> one_names = KernelVariants((*q)->request);
   ASSERT_FALSE(one_names.empty());
   EXPECT_EQ(std::find(one_names.begin(), one_names.end(), "ge_winograd"), one_names.end());
+  EXPECT_NE(one_names.front(), "ge_im2col");
+  // A stride-2 3x3 convolution over 128 channels: im2col + packed SGEMM is the default there.
+  Case s2("Conv", {RandomTensor({1, 128, 14, 14}, rng), RandomTensor({128, 128, 3, 3}, rng)}, {false, true},
+          Attrs({{"pads", AV::Ints({1, 1, 1, 1})}, {"strides", AV::Ints({2, 2})}}));
+  s2.input_formats = {Format::kNHWC};
+  s2.output_formats = {Format::kNHWC};
+  s2.max_isa = IsaLevel::kX86_64_V3;
+  auto t = PrepareCase(s2);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  ASSERT_NE((*t)->kernel, nullptr);
+  EXPECT_STREQ((*t)->kernel->impl_name(), "exec.im2col_conv");
+  const std::vector<std::string> s2_names = KernelVariants((*t)->request);
+  ASSERT_GE(s2_names.size(), 2u);
+  EXPECT_EQ(s2_names.front(), "ge_im2col");
 }
 
 }  // namespace
