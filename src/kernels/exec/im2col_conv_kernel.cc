@@ -5,9 +5,8 @@
 #include <vector>
 
 #include "kernels/exec/kernel_util.h"
+#include "kernels/exec/nhwc_conv.h"
 #include "kernels/exec/packed_gemm.h"
-#include "ops/fused/fused_activation.h"
-#include "ops/nn/window_util.h"
 
 namespace ge::exec {
 namespace {
@@ -26,12 +25,8 @@ struct Geometry {
   int64_t pixels() const { return n * oh * ow; }
 };
 
-enum class Act { kNone, kRelu, kClip };
-
-struct Epilogue {
-  Act act = Act::kNone;
-  float lo = 0.f, hi = 0.f;  // Clip's bounds
-};
+using Act = ConvAct;
+using Epilogue = ConvEpilogue;
 
 // The patch of output pixel `pixel` (over the batch) into row[K], ordered (i, j, c) as the packed weights.
 void GatherPatch(const Geometry& g, const float* x, int64_t pixel, float* row) {
@@ -53,17 +48,6 @@ void GatherPatch(const Geometry& g, const float* x, int64_t pixel, float* row) {
   }
 }
 
-class Im2colState final : public KernelState {
- public:
-  explicit Im2colState(size_t floats) : owned_(floats) { buffer_ = owned_.data(); }
-  explicit Im2colState(void* shared) : buffer_(static_cast<float*>(shared)) {}
-  float* buffer() const { return buffer_; }
-
- private:
-  std::vector<float> owned_;
-  float* buffer_ = nullptr;
-};
-
 class Im2colConvKernel final : public PreparedKernel {
  public:
   Im2colConvKernel(const Geometry& g, PackedMatrix b, bool has_bias, bool has_sum, Epilogue e)
@@ -77,10 +61,10 @@ class Im2colConvKernel final : public PreparedKernel {
 
  protected:
   StatusOr<std::unique_ptr<KernelState>> CreateState() const override {
-    return std::unique_ptr<KernelState>(std::make_unique<Im2colState>(ScratchFloats()));
+    return std::unique_ptr<KernelState>(std::make_unique<ScratchState>(ScratchFloats()));
   }
   StatusOr<std::unique_ptr<KernelState>> CreateStateOnScratch(void* scratch) const override {
-    return std::unique_ptr<KernelState>(std::make_unique<Im2colState>(scratch));
+    return std::unique_ptr<KernelState>(std::make_unique<ScratchState>(scratch));
   }
 
  private:
@@ -142,7 +126,7 @@ class Im2colConvKernel final : public PreparedKernel {
     const auto* bias = k.has_bias_ ? static_cast<const float*>(binding.io.inputs[2]) : nullptr;
     const auto* sum = k.has_sum_ ? static_cast<const float*>(binding.io.inputs[3]) : nullptr;
     auto* y = static_cast<float*>(binding.io.outputs[0]);
-    float* a = static_cast<const Im2colState&>(*binding.state).buffer();
+    float* a = static_cast<const ScratchState&>(*binding.state).buffer();
     const int64_t total = k.g_.pixels();
     for (int64_t first = 0; first < total; first += k.g_.chunk) {
       k.Chunk(ctx, x, bias, sum, y, a, first, std::min(k.g_.chunk, total - first));
@@ -155,26 +139,6 @@ class Im2colConvKernel final : public PreparedKernel {
   bool has_bias_, has_sum_;
   Epilogue epilogue_;
 };
-
-bool ParseEpilogue(const ir::Node& node, Epilogue* e) {
-  if (node.domain().empty()) return true;
-  fused::ActivationSpec spec;
-  if (!fused::ParseActivation(node.attrs(), &spec).ok()) return false;
-  switch (spec.kind) {
-    case fused::Activation::kNone: e->act = Act::kNone; return true;
-    case fused::Activation::kRelu: e->act = Act::kRelu; return true;
-    case fused::Activation::kClip:
-      e->act = Act::kClip;
-      e->lo = spec.param[0];
-      e->hi = spec.param[1];
-      return e->lo <= e->hi;
-    default: return false;
-  }
-}
-
-bool IsNhwcFloat4d(const TensorDesc& d) {
-  return d.dtype == DataType::kFloat && d.format == Format::kNHWC && d.shape.rank() == 4 && d.shape.IsFullyKnown();
-}
 
 // W [OC][IC][KH][KW] as B^T [OC][KH*KW*IC] (rows of B ordered (i, j, c)), packed.
 PackedMatrix PackWeights(const float* w, const Geometry& g) {
@@ -195,40 +159,13 @@ PackedMatrix PackWeights(const float* w, const Geometry& g) {
 }  // namespace
 
 std::unique_ptr<PreparedKernel> PrepareIm2colConvNhwc(const PrepareRequest& r) {
-  if (!PackedGemmAllowed(r.max_isa) || r.node == nullptr || HasVaryingDims(r) || r.allow_bf16) return nullptr;
-  const ir::Node& node = *r.node;
-  const bool fused = node.domain() == "ge" && node.op_type() == "FusedConv";
-  if (!fused && !(node.domain().empty() && node.op_type() == "Conv")) return nullptr;
-  const size_t n_in = r.input_descs.size();
-  if (n_in < 2 || n_in > (fused ? 4u : 3u) || r.output_descs.size() != 1 || !InputPresent(r, 0) ||
-      !OutputPresent(r, 0)) {
-    return nullptr;
-  }
-  const bool has_bias = n_in > 2 && InputPresent(r, 2);
-  const bool has_sum = n_in > 3 && InputPresent(r, 3);
-  const Tensor* w = ConstInput(r, 1);
-  const TensorDesc& xd = r.input_descs[0];
-  const TensorDesc& yd = r.output_descs[0];
-  if (w == nullptr || w->dtype() != DataType::kFloat || !IsNhwcFloat4d(xd) || !IsNhwcFloat4d(yd)) return nullptr;
-  Epilogue epilogue;
-  if (node.attrs().GetInt("group", 1) != 1 || !ParseEpilogue(node, &epilogue)) return nullptr;
-  const Dims& x = xd.shape.dims();  // logical NCHW dims, NHWC in memory
-  const Dims& wd = w->dims();
-  if (wd.size() != 4 || wd[1] != x[1] || wd[2] < 1 || wd[3] < 1) return nullptr;
-  std::vector<int64_t> wk = {wd[2], wd[3]};
-  nn::Window win;
-  if (!nn::ParseWindow(node.attrs(), 2, &wk, false, &win).ok() || win.kernel != wk) return nullptr;
-  Dims want = {x[0], wd[0]};
-  for (int i = 0; i < 2; ++i) {
-    StatusOr<int64_t> o = nn::WindowOutputDim(&win, i, x[i + 2]);
-    if (!o.ok()) return nullptr;
-    want.push_back(*o);
-  }
-  if (want != yd.shape.dims() || win.dilations != std::vector<int64_t>{1, 1}) return nullptr;
-  if (has_bias && (r.input_descs[2].dtype != DataType::kFloat || r.input_descs[2].shape.dims() != Dims{wd[0]})) {
-    return nullptr;
-  }
-  if (has_sum && (!IsNhwcFloat4d(r.input_descs[3]) || r.input_descs[3].shape.dims() != want)) return nullptr;
+  if (!PackedGemmAllowed(r.max_isa)) return nullptr;
+  const std::optional<NhwcConv> c = ParseNhwcConv(r);
+  if (!c) return nullptr;
+  const Dims& x = c->x;
+  const Dims& want = c->y;
+  const nn::Window& win = c->window;
+  const Dims& wd = c->w->dims();
   Geometry g;
   g.n = x[0];
   g.ic = x[1];
@@ -247,7 +184,8 @@ std::unique_ptr<PreparedKernel> PrepareIm2colConvNhwc(const PrepareRequest& r) {
   const int64_t row_bytes = g.k() * static_cast<int64_t>(sizeof(float));
   const int64_t rows = std::max(kRowsPerUnit, (kChunkBytes / row_bytes) / kRowsPerUnit * kRowsPerUnit);
   g.chunk = std::min(rows, g.pixels());
-  return std::make_unique<Im2colConvKernel>(g, PackWeights(w->data<float>(), g), has_bias, has_sum, epilogue);
+  return std::make_unique<Im2colConvKernel>(g, PackWeights(c->w->data<float>(), g), c->has_bias, c->has_sum,
+                                            c->epilogue);
 }
 
 }  // namespace ge::exec

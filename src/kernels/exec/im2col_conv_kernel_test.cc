@@ -8,7 +8,7 @@
 #include <random>
 
 #include "base/testing/expect_match.h"
-#include "kernels/exec/exec_test_util.h"
+#include "kernels/exec/nhwc_conv_test_util.h"
 #include "kernels/exec/packed_gemm.h"
 #include "kernels/ref/families.h"
 #include "kernels/ref/testing/op_tester.h"
@@ -17,12 +17,7 @@
 namespace ge::exec::testing {
 namespace {
 
-Tensor Random(const Dims& dims, uint32_t seed) {
-  std::mt19937 rng(seed);
-  return RandomTensor(DataType::kFloat, dims, rng, -1, 1);
-}
-
-enum class Act { kNone, kRelu, kClip };
+using Act = ConvAct;
 
 struct Case {
   Dims x;
@@ -34,83 +29,36 @@ struct Case {
   bool sum_in_place = false;  // the Sum is Y's own buffer, as the planner runs residual adds
 };
 
-TensorDesc Nhwc(const Dims& d) {
-  TensorDesc t(DataType::kFloat, Shape(d));
-  t.format = Format::kNHWC;
-  return t;
-}
-
 void Check(const Case& c, uint32_t seed, rt::IntraOpPool* pool = nullptr) {
   SCOPED_TRACE(DimsToString(c.x) + " k " + std::to_string(c.k) + " window " + std::to_string(c.kh) + "x" +
                std::to_string(c.kw) + " stride " + std::to_string(c.strides[0]));
-  Tensor x = Random(c.x, seed), w = Random({c.k, c.x[1], c.kh, c.kw}, seed + 1), b = Random({c.k}, seed + 2);
-  ir::AttrMap attrs;
-  attrs.Set("strides", ir::AttrValue::Ints(c.strides));
+  ir::AttrMap window;
+  window.Set("strides", ir::AttrValue::Ints(c.strides));
   if (c.auto_pad != nullptr) {
-    attrs.Set("auto_pad", ir::AttrValue::String(c.auto_pad));
+    window.Set("auto_pad", ir::AttrValue::String(c.auto_pad));
   } else {
-    attrs.Set("pads", ir::AttrValue::Ints(c.pads));
+    window.Set("pads", ir::AttrValue::Ints(c.pads));
   }
-  ref::testing::OpTester nn(ops::RegisterNnOps, ref::RegisterNnRefKernels);
-  auto base = nn.Run1("Conv", {x, w, c.bias ? b : Tensor()}, attrs);
-  ASSERT_TRUE(base.ok()) << base.status().ToString();
-  Tensor want = *base;
-  const Dims yd = want.dims();
-  Tensor sum = Random(yd, seed + 3);
-  for (int64_t i = 0; i < want.numel(); ++i) {
-    float v = want.data<float>()[i] + (c.sum ? sum.data<float>()[i] : 0.f);
-    if (c.act == Act::kRelu) v = std::max(v, 0.f);
-    if (c.act == Act::kClip) v = std::min(std::max(v, -0.5f), 2.f);
-    want.data<float>()[i] = v;
-  }
-  const bool fused = c.sum || c.act != Act::kNone;
-  if (c.act == Act::kRelu) attrs.Set("activation", ir::AttrValue::String("Relu"));
-  if (c.act == Act::kClip) {
-    attrs.Set("activation", ir::AttrValue::String("Clip"));
-    attrs.Set("activation_params", ir::AttrValue::Floats({-0.5f, 2.f}));
-  }
-  ir::Graph g("g");
-  PrepareRequest r;
-  std::vector<ir::Value*> ins = {g.AddInput("x", Nhwc(c.x)), g.AddConstant("w", w)};
-  r.input_descs = {Nhwc(c.x), TensorDesc(DataType::kFloat, Shape(w.dims()))};
-  r.const_inputs = {nullptr, &w};
-  if (c.bias || c.sum) {
-    ins.push_back(c.bias ? g.AddConstant("b", b) : nullptr);
-    r.input_descs.push_back(c.bias ? TensorDesc(DataType::kFloat, Shape({c.k})) : TensorDesc());
-    r.const_inputs.push_back(c.bias ? &b : nullptr);
-  }
-  if (c.sum) {
-    ins.push_back(g.AddInput("sum", Nhwc(yd)));
-    r.input_descs.push_back(Nhwc(yd));
-    r.const_inputs.push_back(nullptr);
-  }
-  r.output_descs = {Nhwc(yd)};
-  ir::Node* node = g.AddNode(fused ? "FusedConv" : "Conv", "conv", ins, {g.AddValue("y", Nhwc(yd))}, fused ? "ge" : "");
-  node->attrs() = attrs;
-  r.node = node;
-  std::unique_ptr<PreparedKernel> k = PrepareIm2colConvNhwc(r);
+  std::unique_ptr<NhwcConvTest> t = MakeNhwcConvTest(c.x, c.k, c.kh, c.kw, window, c.bias, c.sum, c.act, seed);
+  ASSERT_NE(t, nullptr);
+  const Tensor& want = t->want;
+  const Tensor& ys = t->ys;
+  const Tensor& ss = t->ss;
+  std::unique_ptr<PreparedKernel> k = PrepareIm2colConvNhwc(t->request);
   ASSERT_NE(k, nullptr);
   EXPECT_STREQ(k->impl_name(), "exec.im2col_conv");
-  Tensor xs = PermuteNchwNhwc(x, true), ss = PermuteNchwNhwc(sum, true);
-  Tensor ys = Tensor::Create(DataType::kFloat, yd).value();
-  auto binding = k->NewBinding();
-  ASSERT_TRUE(binding.ok());
-  (*binding)->io.inputs[0] = xs.raw_data();
-  (*binding)->io.inputs[1] = w.raw_data();
-  if (c.bias) (*binding)->io.inputs[2] = b.raw_data();
-  if (c.sum) (*binding)->io.inputs[3] = ss.raw_data();
-  (*binding)->io.outputs[0] = ys.raw_data();
+  std::unique_ptr<KernelBinding> binding = t->Bind(*k, c.sum_in_place);
+  ASSERT_NE(binding, nullptr);
   rt::TaskContext ctx;
   ctx.pool = pool;
-  if (c.sum_in_place) (*binding)->io.outputs[0] = ss.raw_data();
   for (int run = 0; run < 2; ++run) {  // a second run on the same binding (scratch reused) gives the same
     if (c.sum_in_place) {
       if (run == 1) break;  // the Sum was consumed
-      ASSERT_TRUE(k->fn()(binding->get(), ctx).ok());
+      ASSERT_TRUE(k->fn()(binding.get(), ctx).ok());
       EXPECT_TRUE(TensorsMatch(PermuteNchwNhwc(ss, false), want, Tolerance{1e-4, 1e-5})) << "in place";
       continue;
     }
-    ASSERT_TRUE(k->fn()(binding->get(), ctx).ok());
+    ASSERT_TRUE(k->fn()(binding.get(), ctx).ok());
     // The same products as the direct convolution, summed in another order.
     EXPECT_TRUE(TensorsMatch(PermuteNchwNhwc(ys, false), want, Tolerance{1e-4, 1e-5})) << "run " << run;
   }
@@ -142,7 +90,7 @@ TEST(Im2colConv, ChunksOfPixelsOnAThreadPool) {
 }
 
 TEST(Im2colConv, Declines) {
-  Tensor w = Random({8, 8, 3, 3}, 1);
+  Tensor w = RandomUnit({8, 8, 3, 3}, 1);
   ir::Graph g("g");
   TensorDesc plain(DataType::kFloat, Shape({1, 8, 6, 6}));
   PrepareRequest r;
@@ -153,8 +101,8 @@ TEST(Im2colConv, Declines) {
   node->attrs().Set("pads", ir::AttrValue::Ints({1, 1, 1, 1}));
   r.node = node;
   EXPECT_EQ(PrepareIm2colConvNhwc(r), nullptr);  // plain NCHW
-  r.input_descs[0] = Nhwc({1, 8, 6, 6});
-  r.output_descs[0] = Nhwc({1, 8, 6, 6});
+  r.input_descs[0] = NhwcDesc({1, 8, 6, 6});
+  r.output_descs[0] = NhwcDesc({1, 8, 6, 6});
   if (PackedGemmAvailable()) {
     EXPECT_NE(PrepareIm2colConvNhwc(r), nullptr);
   }
@@ -162,10 +110,10 @@ TEST(Im2colConv, Declines) {
   EXPECT_EQ(PrepareIm2colConvNhwc(r), nullptr);  // bfloat16 allowed
   r.allow_bf16 = false;
   node->attrs().Set("dilations", ir::AttrValue::Ints({2, 2}));
-  r.output_descs[0] = Nhwc({1, 8, 4, 4});
+  r.output_descs[0] = NhwcDesc({1, 8, 4, 4});
   EXPECT_EQ(PrepareIm2colConvNhwc(r), nullptr);  // dilated
   node->attrs().Erase("dilations");
-  r.output_descs[0] = Nhwc({1, 8, 6, 6});
+  r.output_descs[0] = NhwcDesc({1, 8, 6, 6});
   r.const_inputs[1] = nullptr;
   EXPECT_EQ(PrepareIm2colConvNhwc(r), nullptr);  // weights not constant
   r.const_inputs[1] = &w;

@@ -6,9 +6,8 @@
 
 #include "base/isa.h"
 #include "kernels/exec/kernel_util.h"
+#include "kernels/exec/nhwc_conv.h"
 #include "kernels/exec/packed_gemm.h"
-#include "ops/fused/fused_activation.h"
-#include "ops/nn/window_util.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -121,12 +120,8 @@ GE_AVX2 __m256 Load(const float* p, int64_t lanes, __m256i mask) {
   return lanes == 8 ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, mask);
 }
 
-enum class Act { kNone, kRelu, kClip };
-
-struct Epilogue {
-  Act act = Act::kNone;
-  float lo = 0.f, hi = 0.f;  // Clip's bounds
-};
+using Act = ConvAct;
+using Epilogue = ConvEpilogue;
 
 // Input tile `tile` (global index over the batch) into V[pos][t][ic] (t: its row in the chunk).
 __attribute__((target("avx2,fma"))) void TransformInputTile(const Geometry& g, const float* x, int64_t tile,
@@ -214,19 +209,6 @@ __attribute__((target("avx2,fma"))) void TransformOutputTile(const Geometry& g, 
 
 #undef GE_AVX2
 
-class WinogradState final : public KernelState {
- public:
-  explicit WinogradState(size_t floats) : owned_(floats + 16) {
-    buffer_ = reinterpret_cast<float*>((reinterpret_cast<uintptr_t>(owned_.data()) + 63) & ~uintptr_t{63});
-  }
-  explicit WinogradState(void* shared) : buffer_(static_cast<float*>(shared)) {}
-  float* buffer() const { return buffer_; }
-
- private:
-  std::vector<float> owned_;
-  float* buffer_ = nullptr;
-};
-
 class WinogradConvKernel final : public PreparedKernel {
  public:
   WinogradConvKernel(const Geometry& g, std::vector<PackedMatrix> u, bool has_bias, bool has_sum, Epilogue e)
@@ -240,10 +222,10 @@ class WinogradConvKernel final : public PreparedKernel {
 
  protected:
   StatusOr<std::unique_ptr<KernelState>> CreateState() const override {
-    return std::unique_ptr<KernelState>(std::make_unique<WinogradState>(ScratchFloats()));
+    return std::unique_ptr<KernelState>(std::make_unique<ScratchState>(ScratchFloats()));
   }
   StatusOr<std::unique_ptr<KernelState>> CreateStateOnScratch(void* scratch) const override {
-    return std::unique_ptr<KernelState>(std::make_unique<WinogradState>(scratch));
+    return std::unique_ptr<KernelState>(std::make_unique<ScratchState>(scratch));
   }
 
  private:
@@ -278,7 +260,7 @@ class WinogradConvKernel final : public PreparedKernel {
     const auto* bias = k.has_bias_ ? static_cast<const float*>(binding.io.inputs[2]) : nullptr;
     const auto* sum = k.has_sum_ ? static_cast<const float*>(binding.io.inputs[3]) : nullptr;
     auto* y = static_cast<float*>(binding.io.outputs[0]);
-    float* v = static_cast<const WinogradState&>(*binding.state).buffer();
+    float* v = static_cast<const ScratchState&>(*binding.state).buffer();
     float* m = v + kPositions * g.chunk * g.ic;
     const int64_t total = g.n * g.tiles_per_image();
     for (int64_t first = 0; first < total; first += g.chunk) {
@@ -293,66 +275,19 @@ class WinogradConvKernel final : public PreparedKernel {
   Epilogue epilogue_;
 };
 
-bool ParseEpilogue(const ir::Node& node, Epilogue* e) {
-  if (node.domain().empty()) return true;
-  fused::ActivationSpec spec;
-  if (!fused::ParseActivation(node.attrs(), &spec).ok()) return false;
-  switch (spec.kind) {
-    case fused::Activation::kNone: e->act = Act::kNone; return true;
-    case fused::Activation::kRelu: e->act = Act::kRelu; return true;
-    case fused::Activation::kClip:
-      e->act = Act::kClip;
-      e->lo = spec.param[0];
-      e->hi = spec.param[1];
-      return e->lo <= e->hi;
-    default: return false;
-  }
-}
-
-bool IsNhwcFloat4d(const TensorDesc& d) {
-  return d.dtype == DataType::kFloat && d.format == Format::kNHWC && d.shape.rank() == 4;
-}
-
 }  // namespace
 
 std::unique_ptr<PreparedKernel> PrepareWinogradConvNhwc(const PrepareRequest& r, WinogradPolicy policy) {
-  if (!WinogradConvAvailable(r.max_isa) || r.node == nullptr || HasVaryingDims(r) || r.allow_bf16) return nullptr;
-  const ir::Node& node = *r.node;
-  const bool fused = node.domain() == "ge" && node.op_type() == "FusedConv";
-  if (!fused && !(node.domain().empty() && node.op_type() == "Conv")) return nullptr;
-  const size_t n_in = r.input_descs.size();
-  if (n_in < 2 || n_in > (fused ? 4u : 3u) || r.output_descs.size() != 1 || !InputPresent(r, 0) ||
-      !OutputPresent(r, 0)) {
+  if (!WinogradConvAvailable(r.max_isa)) return nullptr;
+  const std::optional<NhwcConv> c = ParseNhwcConv(r);
+  if (!c || c->window.kernel != std::vector<int64_t>{3, 3} || c->window.strides != std::vector<int64_t>{1, 1}) {
     return nullptr;
   }
-  const bool has_bias = n_in > 2 && InputPresent(r, 2);
-  const bool has_sum = n_in > 3 && InputPresent(r, 3);
-  const Tensor* w = ConstInput(r, 1);
-  const TensorDesc& xd = r.input_descs[0];
-  const TensorDesc& yd = r.output_descs[0];
-  if (w == nullptr || w->dtype() != DataType::kFloat || !IsNhwcFloat4d(xd) || !IsNhwcFloat4d(yd)) return nullptr;
-  Epilogue epilogue;
-  if (node.attrs().GetInt("group", 1) != 1 || !ParseEpilogue(node, &epilogue)) return nullptr;
-  const Dims& x = xd.shape.dims();  // logical NCHW dims, NHWC in memory
+  const Dims& x = c->x;
+  const Dims& want = c->y;
+  const nn::Window& win = c->window;
+  const Tensor* w = c->w;
   const Dims& wd = w->dims();
-  if (wd.size() != 4 || wd[1] != x[1] || wd[2] != 3 || wd[3] != 3) return nullptr;
-  std::vector<int64_t> wk = {3, 3};
-  nn::Window win;
-  if (!nn::ParseWindow(node.attrs(), 2, &wk, false, &win).ok() || win.kernel != wk) return nullptr;
-  Dims want = {x[0], wd[0]};
-  for (int i = 0; i < 2; ++i) {
-    StatusOr<int64_t> o = nn::WindowOutputDim(&win, i, x[i + 2]);
-    if (!o.ok()) return nullptr;
-    want.push_back(*o);
-  }
-  if (want != yd.shape.dims() || win.strides != std::vector<int64_t>{1, 1} ||
-      win.dilations != std::vector<int64_t>{1, 1}) {
-    return nullptr;
-  }
-  if (has_bias && (r.input_descs[2].dtype != DataType::kFloat || r.input_descs[2].shape.dims() != Dims{wd[0]})) {
-    return nullptr;
-  }
-  if (has_sum && (!IsNhwcFloat4d(r.input_descs[3]) || r.input_descs[3].shape.dims() != want)) return nullptr;
   Geometry g;
   g.n = x[0];
   g.ic = x[1];
@@ -371,8 +306,8 @@ std::unique_ptr<PreparedKernel> PrepareWinogradConvNhwc(const PrepareRequest& r,
   }
   const int64_t per_tile = kPositions * (g.ic + g.oc) * static_cast<int64_t>(sizeof(float));
   g.chunk = std::min(std::max(kChunkBytes / per_tile, kGemmRowsPerUnit), g.n * g.tiles_per_image());
-  return std::make_unique<WinogradConvKernel>(g, TransformWeights(w->data<float>(), g.ic, g.oc), has_bias, has_sum,
-                                              epilogue);
+  return std::make_unique<WinogradConvKernel>(g, TransformWeights(w->data<float>(), g.ic, g.oc), c->has_bias,
+                                              c->has_sum, c->epilogue);
 }
 
 #else

@@ -11,7 +11,7 @@
 #include <random>
 
 #include "base/testing/expect_match.h"
-#include "kernels/exec/exec_test_util.h"
+#include "kernels/exec/nhwc_conv_test_util.h"
 #include "kernels/exec/packed_gemm.h"
 #include "kernels/ref/families.h"
 #include "kernels/ref/testing/op_tester.h"
@@ -20,13 +20,7 @@
 namespace ge::exec::testing {
 namespace {
 
-// Uniform floats in [-1, 1), one fixed seed per tensor.
-Tensor Random(const Dims& dims, uint32_t seed) {
-  std::mt19937 rng(seed);
-  return RandomTensor(DataType::kFloat, dims, rng, -1, 1);
-}
-
-enum class Act { kNone, kRelu, kClip };
+using Act = ConvAct;
 
 struct Case {
   Dims x;
@@ -38,71 +32,25 @@ struct Case {
 };
 
 void Check(const Case& c, uint32_t seed, rt::IntraOpPool* pool = nullptr) {
-  Tensor x = Random(c.x, seed), w = Random({c.k, c.x[1], 3, 3}, seed + 1), b = Random({c.k}, seed + 2);
-  ir::AttrMap attrs;
+  ir::AttrMap window;
   if (c.auto_pad != nullptr) {
-    attrs.Set("auto_pad", ir::AttrValue::String(c.auto_pad));
+    window.Set("auto_pad", ir::AttrValue::String(c.auto_pad));
   } else {
-    attrs.Set("pads", ir::AttrValue::Ints(c.pads));
+    window.Set("pads", ir::AttrValue::Ints(c.pads));
   }
-  ref::testing::OpTester nn(ops::RegisterNnOps, ref::RegisterNnRefKernels);
-  auto base = nn.Run1("Conv", {x, w, c.bias ? b : Tensor()}, attrs);
-  ASSERT_TRUE(base.ok()) << base.status().ToString();
-  Tensor want = *base;
-  const Dims yd = want.dims();
-  Tensor sum = Random(yd, seed + 3);
-  for (int64_t i = 0; i < want.numel(); ++i) {
-    float v = want.data<float>()[i] + (c.sum ? sum.data<float>()[i] : 0.f);
-    if (c.act == Act::kRelu) v = std::max(v, 0.f);
-    if (c.act == Act::kClip) v = std::min(std::max(v, -0.5f), 2.f);
-    want.data<float>()[i] = v;
-  }
-  const bool fused = c.sum || c.act != Act::kNone;
-  if (c.act == Act::kRelu) attrs.Set("activation", ir::AttrValue::String("Relu"));
-  if (c.act == Act::kClip) {
-    attrs.Set("activation", ir::AttrValue::String("Clip"));
-    attrs.Set("activation_params", ir::AttrValue::Floats({-0.5f, 2.f}));
-  }
-  ir::Graph g("g");
-  PrepareRequest r;
-  auto nhwc = [](const Dims& d) {
-    TensorDesc t(DataType::kFloat, Shape(d));
-    t.format = Format::kNHWC;
-    return t;
-  };
-  std::vector<ir::Value*> ins = {g.AddInput("x", nhwc(c.x)), g.AddConstant("w", w)};
-  r.input_descs = {nhwc(c.x), TensorDesc(DataType::kFloat, Shape(w.dims()))};
-  r.const_inputs = {nullptr, &w};
-  if (c.bias || c.sum) {
-    ins.push_back(c.bias ? g.AddConstant("b", b) : nullptr);
-    r.input_descs.push_back(c.bias ? TensorDesc(DataType::kFloat, Shape({c.k})) : TensorDesc());
-    r.const_inputs.push_back(c.bias ? &b : nullptr);
-  }
-  if (c.sum) {
-    ins.push_back(g.AddInput("sum", nhwc(yd)));
-    r.input_descs.push_back(nhwc(yd));
-    r.const_inputs.push_back(nullptr);
-  }
-  r.output_descs = {nhwc(yd)};
-  ir::Node* node = g.AddNode(fused ? "FusedConv" : "Conv", "conv", ins, {g.AddValue("y", nhwc(yd))}, fused ? "ge" : "");
-  node->attrs() = attrs;
-  r.node = node;
-  std::unique_ptr<PreparedKernel> k = PrepareWinogradConvNhwc(r, WinogradPolicy::kWhereSupported);
+  std::unique_ptr<NhwcConvTest> t = MakeNhwcConvTest(c.x, c.k, 3, 3, window, c.bias, c.sum, c.act, seed);
+  ASSERT_NE(t, nullptr);
+  const Tensor& want = t->want;
+  const Tensor& ys = t->ys;
+  std::unique_ptr<PreparedKernel> k = PrepareWinogradConvNhwc(t->request, WinogradPolicy::kWhereSupported);
   ASSERT_NE(k, nullptr);
   EXPECT_STREQ(k->impl_name(), "exec.winograd_conv");
-  Tensor xs = PermuteNchwNhwc(x, true), ss = PermuteNchwNhwc(sum, true);
-  Tensor ys = Tensor::Create(DataType::kFloat, yd).value();
-  auto binding = k->NewBinding();
-  ASSERT_TRUE(binding.ok());
-  (*binding)->io.inputs[0] = xs.raw_data();
-  (*binding)->io.inputs[1] = w.raw_data();
-  if (c.bias) (*binding)->io.inputs[2] = b.raw_data();
-  if (c.sum) (*binding)->io.inputs[3] = ss.raw_data();
-  (*binding)->io.outputs[0] = ys.raw_data();
+  std::unique_ptr<KernelBinding> binding = t->Bind(*k);
+  ASSERT_NE(binding, nullptr);
   rt::TaskContext ctx;
   ctx.pool = pool;
   for (int run = 0; run < 2; ++run) {  // a second run on the same binding (scratch reused) gives the same
-    ASSERT_TRUE(k->fn()(binding->get(), ctx).ok());
+    ASSERT_TRUE(k->fn()(binding.get(), ctx).ok());
     // F(4, 3)'s transforms scale values by up to 10x and back: elementwise errors reach ~1e-4 of sums over up to
     // 9 x 128 products of [-1, 1) values (|y| up to ~15), while the relative L2 error stays ~1e-6.
     const Tensor got = PermuteNchwNhwc(ys, false);
@@ -145,7 +93,7 @@ TEST(WinogradConv, ChunksOfTilesOnAThreadPool) {
 }
 
 TEST(WinogradConv, Declines) {
-  Tensor w = Random({8, 8, 3, 3}, 1);
+  Tensor w = RandomUnit({8, 8, 3, 3}, 1);
   ir::Graph g("g");
   TensorDesc plain(DataType::kFloat, Shape({1, 8, 6, 6}));
   PrepareRequest r;
@@ -187,7 +135,7 @@ TEST(WinogradConv, Declines) {
 TEST(WinogradConv, PaysOnResNetStagesDownTo14x14) {
   if (!WinogradConvAvailable(IsaLevel::kNone)) GTEST_SKIP() << "no AVX2 + FMA";
   for (int64_t side : {56, 28, 14, 7}) {
-    Tensor w = Random({64, 64, 3, 3}, 1);
+    Tensor w = RandomUnit({64, 64, 3, 3}, 1);
     ir::Graph g("g");
     TensorDesc x(DataType::kFloat, Shape({1, 64, side, side}));
     x.format = Format::kNHWC;
