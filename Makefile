@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build demo test clean fuzz bench bench-ort bench-kernels
+.PHONY: all deps configure build demo test clean fuzz bench bench-ort bench-kernels mutate
 
 all: build
 
@@ -25,6 +25,15 @@ test: deps build
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# make mutate DIR=src/var [N=20] [SEED=1]: N small bugs put one at a time into DIR's production code, each rebuilt
+# and run against the tests that cover DIR; KILLED or SURVIVED each, then the kill rate (tools/mutate/README.md).
+# DIR may list several folders ("src/var src/om"). Not part of `make test`.
+DIR ?=
+N ?= 20
+SEED ?= 1
+mutate: deps configure
+	@/usr/bin/python3 tools/mutate/mutate.py --build $(BUILD) --n $(N) --seed $(SEED) $(foreach d,$(DIR),--dir $(d))
 
 # make bench: compile and time the benchmark models (bench/README.md); ONNX Runtime side by side after `make bench-ort`.
 BENCH_MODELS ?= resnet18 resnet50 mobilenet_v2 squeezenet tinybert mlp efficientnet_b0 densenet121 googlenet shufflenet_v2

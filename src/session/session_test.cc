@@ -13,6 +13,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
+#include <future>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -425,6 +426,107 @@ TEST_F(SessionTest, ModelWhoseVariableDescChangedIsRebuilt) {
   ASSERT_TRUE(st.ok()) << st.ToString();
   EXPECT_EQ(out[0].dims(), (Dims{4}));
 }
+
+// VarMatchInfo on every entry point that runs a graph. Graph 2 reads w as declared (float32); graph 1's compile then
+// stores w as float16 (variable acceleration of a Cast chain). Graph 2, compiled before that, never runs its stale
+// model on the float16 bytes: RunGraph and RunGraphAsync (also on a fork of it) rebuild it first,
+// RunGraphWithStreamAsync refuses it until CompileGraph and LoadGraph are called again.
+enum class RunEntry { kRunGraph, kRunGraphAsync, kRunGraphOfAFork, kRunGraphWithStreamAsync };
+
+std::string EntryName(RunEntry e) {
+  switch (e) {
+    case RunEntry::kRunGraph:
+      return "RunGraph";
+    case RunEntry::kRunGraphAsync:
+      return "RunGraphAsync";
+    case RunEntry::kRunGraphOfAFork:
+      return "RunGraphOfAFork";
+    case RunEntry::kRunGraphWithStreamAsync:
+      return "RunGraphWithStreamAsync";
+  }
+  return "?";
+}
+void PrintTo(RunEntry e, std::ostream* os) { *os << EntryName(e); }
+
+class StaleVariableDescTest : public SessionTest, public ::testing::WithParamInterface<RunEntry> {
+ protected:
+  // Compiles, loads and runs graph 2 once through the entry point under test.
+  Status FirstRun(Session& s, std::vector<Tensor>* out) {
+    switch (GetParam()) {
+      case RunEntry::kRunGraph:
+      case RunEntry::kRunGraphAsync:
+        return Run(s, out);
+      case RunEntry::kRunGraphOfAFork:
+        GE_RETURN_IF_ERROR(s.RunGraph(2, {}, *out));
+        return s.ForkGraph(2, 3);
+      case RunEntry::kRunGraphWithStreamAsync:
+        GE_RETURN_IF_ERROR(s.CompileGraph(2));
+        GE_RETURN_IF_ERROR(s.LoadGraph(2));
+        return Run(s, out);
+    }
+    return Status::Ok();
+  }
+  Status Run(Session& s, std::vector<Tensor>* out) {
+    switch (GetParam()) {
+      case RunEntry::kRunGraph:
+        return s.RunGraph(2, {}, *out);
+      case RunEntry::kRunGraphAsync: {
+        std::promise<Status> done;
+        GE_RETURN_IF_ERROR(s.RunGraphAsync(2, {}, [&](Status st, std::vector<Tensor>& outputs) {
+          *out = outputs;
+          done.set_value(st);
+        }));
+        return done.get_future().get();
+      }
+      case RunEntry::kRunGraphOfAFork:
+        return s.RunGraph(3, {}, *out);
+      case RunEntry::kRunGraphWithStreamAsync:
+        return s.RunGraphWithStreamAsync(2, nullptr, {}, *out);
+    }
+    return Status::Ok();
+  }
+};
+
+TEST_P(StaleVariableDescTest, GraphCompiledBeforeASharedVariableChangedDescIsRebuiltOrRefused) {
+  const Tensor init = Tensor::FromVector<float>({0.5f, -1.25f, 3, 1024}, {4});
+  Graph reader("reader");
+  reader.AddOutput(reader.Op1("Neg", {reader.Variable("w", DataType::kFloat, {4}, &init)}));
+  Graph to_half("to_half");  // w = 2 * w through float16 both ways
+  auto w = to_half.Variable("w", DataType::kFloat, {4});
+  auto h = to_half.Op1("Cast", {w}, {{"to", static_cast<int64_t>(DataType::kFloat16)}});
+  to_half.AddOutput(to_half.Op1("Cast", {h}, {{"to", static_cast<int64_t>(DataType::kFloat)}}));
+  to_half.Assign(w,
+                 to_half.Op1("Cast", {to_half.Op1("Add", {h, h})}, {{"to", static_cast<int64_t>(DataType::kFloat)}}));
+
+  Session s;
+  ASSERT_TRUE(s.AddGraph(2, reader).ok());
+  std::vector<Tensor> out;
+  Status st = FirstRun(s, &out);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(Values(out.at(0)), (std::vector<float>{-0.5f, 1.25f, -3, -1024}));
+  ASSERT_TRUE(s.AddGraph(1, to_half).ok());
+  st = s.RunGraph(1, {}, out);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  std::shared_ptr<var::VarManager> vars = session::ProcessRuntime().context->variables().Instance(s.GetSessionId());
+  ASSERT_EQ(vars->GetCurVarDesc("w")->dtype, DataType::kFloat16);  // the change the rule is about
+  EXPECT_TRUE(s.IsGraphNeedRebuild(2));
+
+  out.clear();
+  st = Run(s, &out);
+  if (GetParam() == RunEntry::kRunGraphWithStreamAsync) {
+    EXPECT_EQ(st.code(), StatusCode::kFailedPrecondition) << st.ToString();
+    EXPECT_NE(st.message().find("CompileGraph"), std::string::npos) << st.ToString();
+    ASSERT_TRUE(s.CompileGraph(2).ok());
+    ASSERT_TRUE(s.LoadGraph(2).ok());
+    st = Run(s, &out);
+  }
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(Values(out.at(0)), (std::vector<float>{-1, 2.5f, -6, -2048}));
+}
+INSTANTIATE_TEST_SUITE_P(EveryRunEntry, StaleVariableDescTest,
+                         ::testing::Values(RunEntry::kRunGraph, RunEntry::kRunGraphAsync, RunEntry::kRunGraphOfAFork,
+                                           RunEntry::kRunGraphWithStreamAsync),
+                         [](const ::testing::TestParamInfo<RunEntry>& info) { return EntryName(info.param); });
 
 }  // namespace
 }  // namespace ge

@@ -118,6 +118,21 @@ TEST_F(VarManagerTest, FileConstantsDeduplicateByPathAndOffset) {
   EXPECT_NE(vm_.AssignVarMem(f3).value(), l1);
 }
 
+TEST_F(VarManagerTest, FileConstantReuseRequiresEnoughSize) {
+  VarRequest small = Var("small", Desc({8}));
+  small.kind = VarKind::kFileConstant;
+  small.file_key = "weights.bin:0";
+  VarRequest large = small, same = small;
+  large.name = "large";
+  large.desc = Desc({1024});  // same file range, 4096 bytes: the 32-byte block cannot hold it
+  same.name = "same";
+  const uint64_t l_small = vm_.AssignVarMem(small).value();
+  const uint64_t l_large = vm_.AssignVarMem(large).value();
+  EXPECT_NE(l_large, l_small);
+  EXPECT_GE(vm_.GetVarMemSize(rt::MemType::kDevice), (512 + 1024) + (4096 + 1024));
+  EXPECT_EQ(vm_.AssignVarMem(same).value(), l_small);  // a request that fits still shares the block
+}
+
 TEST_F(VarManagerTest, RestoreChecksBaseLimitAndFormatSize) {
   const TensorDesc d = Desc({16});
   EXPECT_EQ(vm_.RestoreVarMem("v", d, kVarMemoryLogicBase - 1).code(), StatusCode::kDataLoss);

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Bad input to `ge run` must give a non-zero exit and a message naming the problem, never a crash or a hang.
+"""Bad input to `ge run` (and flags of `ge compile`) must give a non-zero exit and a message naming the problem,
+never a crash or a hang.
 usage: check_bad_inputs.py GE_BINARY WORKDIR"""
 import os
 import random
@@ -32,9 +33,9 @@ def save(name, m):
     return path
 
 
-def check(name, args, expect_substrings, timeout=60):
+def check(name, args, expect_substrings, timeout=60, command="run"):
     try:
-        r = subprocess.run([ge, "run"] + args, capture_output=True, text=True, errors="replace", timeout=timeout)
+        r = subprocess.run([ge, command] + args, capture_output=True, text=True, errors="replace", timeout=timeout)
     except subprocess.TimeoutExpired:
         failures.append(f"{name}: hung (no exit within {timeout}s)")
         return
@@ -77,6 +78,20 @@ check("wrong input count", [f"--model={good}", f"--input={work}/x23.npy", f"--in
 check("wrong input shape", [f"--model={good}", f"--input={work}/x32.npy"], ["input 'x'", "shape"])
 check("wrong input dtype", [f"--model={good}", f"--input={work}/x23i.npy"], ["input 'x'", "dtype"])
 check("unknown input name", [f"--model={good}", f"--input=zz={work}/x23.npy"], ["'zz'"])
+
+# Integer flags outside their range: refused before anything runs, naming the flag, the value and the range.
+flags_om = os.path.join(work, "flags.om")
+if os.path.exists(flags_om):
+    os.remove(flags_om)
+check("--threads above its range", [f"--model={good}", "--threads=5000"], ["--threads=5000", "[1, 1024]"])
+check("--threads below its range", [f"--model={good}", "--threads=0"], ["--threads=0", "[1, 1024]"])
+check("--threads not an integer", [f"--model={good}", "--threads=four"], ["--threads=four", "not an integer"])
+check("compile --threads above its range", [f"--model={good}", f"--output={flags_om}", "--threads=5000"],
+      ["--threads=5000", "[1, 1024]"], command="compile")
+check("compile --external_weight above its range", [f"--model={good}", f"--output={flags_om}", "--external_weight=3"],
+      ["--external_weight=3", "[0, 2]"], command="compile")
+if os.path.exists(flags_om):
+    failures.append("compile with an out-of-range flag wrote its output")
 
 huge_shape = numpy_helper.from_array(np.array([1000000, 1000000], np.int64), "shape")
 huge = save("huge.onnx", model([helper.make_node("ConstantOfShape", ["shape"], ["y"], name="cos")], [vi("x", [1])],

@@ -1,6 +1,8 @@
 #include "flags.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cstdlib>
 
 namespace ge::cli {
@@ -20,9 +22,11 @@ StatusOr<int64_t> Flags::GetInt(const std::string& name, int64_t def, int64_t mi
   if (!Has(name)) return def;
   std::string v = Get(name);
   char* end = nullptr;
+  errno = 0;
   long long x = std::strtoll(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0') return InvalidArgument("--" + name + "=" + v + " is not an integer");
-  if (x < min || x > max) {
+  const bool digits_only = !v.empty() && (std::isdigit(static_cast<unsigned char>(v[0])) || v[0] == '-');
+  if (!digits_only || *end != '\0') return InvalidArgument("--" + name + "=" + v + " is not an integer");
+  if (errno == ERANGE || x < min || x > max) {  // ERANGE: beyond int64, where strtoll saturates
     return InvalidArgument("--" + name + "=" + v + " is out of range [" + std::to_string(min) + ", " +
                            std::to_string(max) + "]");
   }

@@ -279,6 +279,39 @@ TEST_F(SinkModelTest, CallerProvidedFeatureMapMemory) {
   EXPECT_TRUE(Near(y, ref[0], 1e-6));
 }
 
+// Memory a caller lent to one ExecuteWithFeatureMap call is the caller's again when it returns: later plain Execute
+// and ExecuteAsync calls run on the context's own feature map and never write into it.
+TEST_F(SinkModelTest, PlainExecuteNeverTouchesAnEarlierCallersFeatureMap) {
+  Compiled c = Compile(kChain);
+  auto model = SinkModel::Load(Open(c.bytes), device_.get()).value();
+  const size_t fm_bytes = model->stats().feature_map_bytes;
+  ASSERT_GT(fm_bytes, 0u);
+  auto lent = Tensor::Create(DataType::kUint8, {static_cast<int64_t>(fm_bytes + 64)}).value();
+  auto* aligned = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(lent.raw_data()) + 63) / 64 * 64);
+  std::mt19937 rng(13);
+  std::vector<Tensor> in = RandomInputs(model->inputs(), rng);
+  Tensor y = Tensor::Create(DataType::kFloat, {4, 16}).value();
+  const std::vector<DataBuffer> ob{{y.raw_data(), y.nbytes()}};
+  ASSERT_TRUE(model->ExecuteWithFeatureMap({{in[0].raw_data(), in[0].nbytes()}}, ob, aligned, fm_bytes).ok());
+  EXPECT_TRUE(Near(y, Reference(kChain, in)[0], 1e-6));
+
+  std::memset(aligned, 0xA5, fm_bytes);
+  const std::vector<uint8_t> sentinel(fm_bytes, 0xA5);
+  auto stream = device_->CreateStream().value();
+  for (int run = 0; run < 2; ++run) {
+    in = RandomInputs(model->inputs(), rng);
+    const std::vector<DataBuffer> ib{{in[0].raw_data(), in[0].nbytes()}};
+    if (run == 0) {
+      ASSERT_TRUE(model->Execute(ib, ob).ok());
+    } else {
+      ASSERT_TRUE(model->ExecuteAsync(ib, ob, *stream).ok());
+      ASSERT_TRUE(stream->Synchronize().ok());
+    }
+    EXPECT_TRUE(Near(y, Reference(kChain, in)[0], 1e-6)) << "run " << run;
+    EXPECT_EQ(std::memcmp(aligned, sentinel.data(), fm_bytes), 0) << "run " << run << " wrote into the lent memory";
+  }
+}
+
 // Reentrancy: one loaded model, several threads executing at once, each request's outputs bit-identical to the
 // single-threaded run of the same input. The CNN's kernels cover oneDNN primitives with intermediates between steps
 // (layout reorders), scratchpads, ge's own kernels and the reference adapter. Also: contexts come on demand up to

@@ -142,6 +142,44 @@ TEST(CachingAllocator, ALargerCachedBlockServesASmallerRequestWithinTheFitRatio)
   a.Free(whole_mib);
 }
 
+// The window ends at the largest class within fit_ratio x the request's class, also when that product lies between
+// two classes (72 KiB, between 64 and 80 KiB): the class above it is outside.
+TEST(CachingAllocator, FitWindowEndsBelowALimitThatIsNotASizeClass) {
+  auto dev = MakeDevice();
+  CachingAllocator a(dev.get(), {});  // fit_ratio 2
+  MemBlock* cached = MustMalloc(a, 80 * kKiB);
+  void* addr = cached->addr;
+  a.Free(cached);
+
+  MemBlock* outside = MustMalloc(a, 36 * kKiB);  // limit 72 KiB: 80 KiB is above it
+  EXPECT_NE(outside->addr, addr);
+  EXPECT_EQ(outside->size, 36 * kKiB);
+  EXPECT_EQ(a.stats().hits, 0u);
+  EXPECT_EQ(a.stats().cached_blocks, 1u);
+
+  MemBlock* next = MustMalloc(a, 36 * kKiB + 1);  // class 36.5 KiB, limit 73 KiB: still outside
+  EXPECT_NE(next->addr, addr);
+  a.Free(next);
+  MemBlock* edge = MustMalloc(a, 40 * kKiB);  // limit 80 KiB: the cached class is the last one inside
+  EXPECT_EQ(edge->addr, addr);
+  EXPECT_EQ(edge->size, 80 * kKiB);
+  a.Free(outside);
+  a.Free(edge);
+
+  CachingAllocatorOptions o;
+  o.fit_ratio = 3;
+  CachingAllocator b(dev.get(), o);
+  MemBlock* four = MustMalloc(b, 4 * kMiB);
+  void* four_addr = four->addr;
+  b.Free(four);
+  MemBlock* below = MustMalloc(b, kMiB + 256 * kKiB);  // limit 3.75 MiB: between the 3.5 and 4 MiB classes
+  EXPECT_NE(below->addr, four_addr);
+  MemBlock* at = MustMalloc(b, kMiB + kMiB / 2);  // limit 4.5 MiB: 4 MiB is inside
+  EXPECT_EQ(at->addr, four_addr);
+  b.Free(below);
+  b.Free(at);
+}
+
 TEST(CachingAllocator, FitRatioOneReusesOnlyTheExactClass) {
   auto dev = MakeDevice();
   CachingAllocatorOptions o;
