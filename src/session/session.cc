@@ -54,6 +54,8 @@ struct Session::Impl {
   // Load or LoadV2, as the compiled graph needs, into the entry.
   Status LoadInto(GraphEntry* entry);
   bool NeedRebuild(const GraphEntry& entry) const;
+  // Whether a variable the compiled graph uses now has another desc in the session (VarMatchInfo).
+  bool VariablesChanged(const GraphEntry& entry) const;
   struct Runnable {
     std::shared_ptr<runtime::SinkModel> sink;
     std::shared_ptr<runtime::v2::ModelV2> v2;
@@ -242,6 +244,10 @@ Status Session::Impl::LoadInto(GraphEntry* entry) {
 
 bool Session::Impl::NeedRebuild(const GraphEntry& entry) const {
   if (entry.compiled == nullptr || (entry.loaded == nullptr && entry.loaded_v2 == nullptr)) return true;
+  return VariablesChanged(entry);
+}
+
+bool Session::Impl::VariablesChanged(const GraphEntry& entry) const {
   for (const auto& [name, desc] : entry.compiled->variables) {
     auto now = variables->GetCurVarDesc(name);
     if (!now.ok() || !SameDesc(*now, desc)) return true;
@@ -253,6 +259,10 @@ StatusOr<Session::Impl::Runnable> Session::Impl::Built(uint32_t graph_id) {
   std::lock_guard<std::mutex> lk(mu);
   GE_ASSIGN_OR_RETURN(GraphEntry * e, Find(graph_id));
   if (e->mode == GraphEntry::Mode::kCompiled && e->compiled != nullptr && e->compiled->dynamic) {
+    if (VariablesChanged(*e)) {  // another graph changed a shared variable's desc since CompileGraph
+      e->loaded_v2.reset();
+      GE_ASSIGN_OR_RETURN(e->compiled, Compile(*e));
+    }
     if (e->loaded_v2 == nullptr) GE_RETURN_IF_ERROR(LoadInto(e));  // no LoadGraph for dynamic graphs
     return Runnable{nullptr, e->loaded_v2};
   }
