@@ -152,6 +152,22 @@ TEST_F(SessionTest, OptionsAreChecked) {
   EXPECT_EQ(GEFinalize().code(), StatusCode::kFailedPrecondition);  // sessions are open
 }
 
+TEST_F(SessionTest, MemoryBudgetIsAByteCountOfAtMost15Digits) {
+  Session padded(Options{{"ge.sessionMemoryBudget", "000000000032768"}});  // 15 digits: 32 KiB, 5 KiB of variables
+  ASSERT_TRUE(padded.status().ok()) << padded.status().ToString();
+  const Tensor big = Tensor::FromVector<float>(std::vector<float>(2048, 0.0f), {2048});
+  Graph g("big");
+  g.AddOutput(g.Variable("v", DataType::kFloat, {2048}, &big));
+  ASSERT_TRUE(padded.AddGraph(1, g).ok());
+  std::vector<Tensor> out;
+  EXPECT_EQ(padded.RunGraph(1, {}, out).code(), StatusCode::kResourceExhausted);
+  for (const char* bad : {"0000000000032768", "", "32k", "-1"}) {
+    Session s(Options{{"ge.sessionMemoryBudget", bad}});
+    EXPECT_EQ(s.status().code(), StatusCode::kInvalidArgument) << bad;
+    EXPECT_NE(s.status().message().find("ge.sessionMemoryBudget"), std::string::npos) << s.status().message();
+  }
+}
+
 TEST_F(SessionTest, BuilderErrorsReachAddGraph) {
   Session s;
   Graph g("bad");

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "ge/session.h"
 #include "ops/op_id.h"
 #include "session/graph_access.h"
@@ -93,6 +95,42 @@ TEST(LowerTraining, StepsUpdateWhatInferenceReads) {
   std::vector<Tensor> values;
   ASSERT_TRUE(s.GetVariables(names, values).ok());
   EXPECT_EQ(values[0].data<int64_t>()[0], 2);
+}
+
+// SgdModel whose initialization graph sets n to 5.
+std::unique_ptr<ir::Model> SgdModelWithInitialization() {
+  auto model = SgdModel();
+  auto init = std::make_unique<ir::Graph>("init");
+  init->AddOutput(init->AddConstant("n0", Tensor::Scalar<int64_t>(5)));
+  model->training_info[0].initialization = std::move(init);
+  model->training_info[0].initialization_binding = {{"n", "n0"}};
+  return model;
+}
+
+TEST(LowerTraining, InitializationGraphKeepsTheModelsVersionsAndProducer) {
+  auto model = SgdModelWithInitialization();
+  model->ir_version = 9;
+  model->producer = "pytorch";
+  auto lowered = LowerTraining(*model);
+  ASSERT_TRUE(lowered.ok()) << lowered.status().ToString();
+  ASSERT_NE(lowered->initialization, nullptr);
+  EXPECT_EQ(lowered->initialization->ir_version, 9);
+  EXPECT_EQ(lowered->initialization->producer, "pytorch");
+  EXPECT_EQ(lowered->initialization->opsets, (std::map<std::string, int64_t>{{"", 17}, {"ge", 1}}));
+  EXPECT_EQ(CountOps(*lowered->initialization->graph, ops::OpId::kGeAssign), 1);
+}
+
+TEST(LowerTraining, InitializationGraphMakesVariablesOnlyOfBoundInitializers) {
+  auto model = SgdModelWithInitialization();
+  model->training_initializers["scale"] = Tensor::Scalar<float>(0.5f);  // no binding names it
+  auto lowered = LowerTraining(*model);
+  ASSERT_TRUE(lowered.ok()) << lowered.status().ToString();
+  ASSERT_NE(lowered->initialization, nullptr);
+  const ir::Graph& init = *lowered->initialization->graph;
+  EXPECT_EQ(CountOps(init, ops::OpId::kGeVariable), 2);  // W and n
+  const ir::Value* scale = init.FindValue("scale");
+  ASSERT_NE(scale, nullptr);
+  EXPECT_TRUE(scale->is_constant());
 }
 
 TEST(LowerTraining, ModelsWithoutTrainingInfoAreRefused) {

@@ -4,10 +4,12 @@
 
 #include <dirent.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -466,6 +468,25 @@ TEST_F(CheckpointFileTest, FailedWriteLeavesNothingBehind) {
   bad.variables[0].desc = Desc({3});
   EXPECT_EQ(WriteCheckpointFile(dir_ + "/bad.ckpt", bad).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(WriteCheckpointFile(dir_ + "/missing/dir.ckpt", TrickyCheckpoint()).code(), StatusCode::kNotFound);
+  EXPECT_TRUE(Files().empty());
+}
+
+// EFBIG through the process's file-size limit (SIGXFSZ ignored), restored afterwards.
+TEST_F(CheckpointFileTest, FileTooLargeIsResourceExhaustedAndLeavesNothingBehind) {
+  Checkpoint big;
+  big.variables.push_back(Variable<float>("w", DataType::kFloat, {4096}, std::vector<float>(4096, 1.0f)));
+  const std::string path = dir_ + "/big.ckpt";
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  rlimit low = saved;
+  low.rlim_cur = 4096;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &low), 0);
+  void (*saved_handler)(int) = std::signal(SIGXFSZ, SIG_IGN);
+  const Status s = WriteCheckpointFile(path, big);
+  std::signal(SIGXFSZ, saved_handler);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &saved), 0);
+  EXPECT_EQ(s.code(), StatusCode::kResourceExhausted) << s.ToString();
+  EXPECT_NE(s.message().find(path), std::string::npos) << s.message();
   EXPECT_TRUE(Files().empty());
 }
 

@@ -133,6 +133,21 @@ TEST_F(VarManagerTest, FileConstantReuseRequiresEnoughSize) {
   EXPECT_EQ(vm_.AssignVarMem(same).value(), l_small);  // a request that fits still shares the block
 }
 
+TEST_F(VarManagerTest, OnlyFileConstantsShareAFileRangesMemory) {
+  VarRequest f = Var("f", Desc({8}));
+  f.kind = VarKind::kFileConstant;
+  f.file_key = "weights.bin:0";
+  VarRequest v = f;  // a variable that happens to carry the same key: its own memory
+  v.name = "v";
+  v.kind = VarKind::kVariable;
+  const uint64_t lf = vm_.AssignVarMem(f).value();
+  EXPECT_NE(vm_.AssignVarMem(v).value(), lf);
+  VarRequest c = v;
+  c.name = "c";
+  c.kind = VarKind::kConstant;
+  EXPECT_NE(vm_.AssignVarMem(c).value(), lf);
+}
+
 TEST_F(VarManagerTest, RestoreChecksBaseLimitAndFormatSize) {
   const TensorDesc d = Desc({16});
   EXPECT_EQ(vm_.RestoreVarMem("v", d, kVarMemoryLogicBase - 1).code(), StatusCode::kDataLoss);
@@ -170,6 +185,25 @@ TEST_F(VarManagerTest, LazyDeviceMemoryWithGuardsOnBothSides) {
   EXPECT_EQ(vm_.GetVarMemoryAddr(kVarMemoryLogicBase - 1, rt::MemType::kDevice).status().code(), StatusCode::kNotFound);
   ASSERT_TRUE(vm_.FreeVarMemory().ok());
   EXPECT_EQ(device_.record().live_bytes[static_cast<int>(rt::MemType::kDevice)], 0u);
+}
+
+// A manager without a device (compile-time only) has allocated nothing, so freeing touches no device.
+TEST_F(VarManagerTest, FreeWithoutADeviceFreesNothing) {
+  VarManager no_device(8, nullptr);
+  ASSERT_TRUE(no_device.Init({}).ok());
+  const uint64_t l = no_device.AssignVarMem(Var("w", Desc({4}))).value();
+  EXPECT_EQ(no_device.GetVarMemoryAddr(l, rt::MemType::kDevice).status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(no_device.FreeVarMemory().ok());
+}
+
+TEST_F(VarManagerTest, FreeingTwiceFreesEachBlockOnce) {
+  const uint64_t a = vm_.AssignVarMem(Var("a", Desc({4}))).value();
+  ASSERT_TRUE(vm_.AssignVarMem(Var("never_used", Desc({4}))).ok());
+  ASSERT_TRUE(vm_.GetVarMemoryAddr(a, rt::MemType::kDevice).ok());
+  ASSERT_TRUE(vm_.FreeVarMemory().ok());
+  ASSERT_TRUE(vm_.FreeVarMemory().ok());
+  EXPECT_EQ(device_.record().frees[static_cast<int>(rt::MemType::kDevice)], 1u);
+  EXPECT_EQ(device_.record().bad_frees, 0u);
 }
 
 TEST_F(VarManagerTest, InitValueIsCheckedAndCopiedAtFirstAllocation) {

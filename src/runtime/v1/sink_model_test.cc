@@ -7,14 +7,21 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "base/testing/expect_match.h"
 #include "compiler/model_compiler.h"
 #include "interpreter/interpreter.h"
 #include "ir/text_parser.h"
+#include "kernels/engine.h"
+#include "om/model_def.pb.h"
 #include "om/om_reader.h"
+#include "om/om_writer.h"
+#include "ops/op_id.h"
 #include "runtime/v1/sink_test_util.h"
 
 namespace ge::runtime {
@@ -492,6 +499,289 @@ graph dyn(%x: float32[6]) {
   EXPECT_EQ(rejected_by_verifier, 300);
   // Truncations never load; most flips land in weights or padding and still load.
   EXPECT_LT(loaded, 300);
+}
+
+// The MODEL_DEF and TASK_INFO of a compiled image.
+void ParseOm(const om::OmReader& reader, proto::ModelDefProto* def, proto::TaskListProto* tasks) {
+  om::ByteSpan d = reader.partition(om::PartitionType::kModelDef);
+  om::ByteSpan t = reader.partition(om::PartitionType::kTaskInfo);
+  EXPECT_TRUE(def->ParseFromArray(d.data, static_cast<int>(d.size)));
+  EXPECT_TRUE(tasks->ParseFromArray(t.data, static_cast<int>(t.size)));
+}
+
+// The image |bytes| with |edit| applied to its MODEL_DEF and TASK_INFO (the corrupt models a loader must refuse).
+std::vector<uint8_t> EditOm(const std::vector<uint8_t>& bytes,
+                            const std::function<void(proto::ModelDefProto*, proto::TaskListProto*)>& edit) {
+  auto reader = Open(bytes);
+  if (reader == nullptr) return {};
+  proto::ModelDefProto def;
+  proto::TaskListProto tasks;
+  ParseOm(*reader, &def, &tasks);
+  edit(&def, &tasks);
+  om::OmWriteOptions o;
+  o.model_name = reader->header().name;
+  o.model_type = reader->header().model_type;
+  o.isa_features = reader->header().isa.features;
+  om::OmWriter w(o);
+  for (const om::PartitionInfo& p : reader->header().partitions) {
+    std::string blob;
+    if (p.type == om::PartitionType::kModelDef) {
+      blob = def.SerializeAsString();
+    } else if (p.type == om::PartitionType::kTaskInfo) {
+      blob = tasks.SerializeAsString();
+    } else {
+      om::ByteSpan s = reader->partition(p.type);
+      blob.assign(reinterpret_cast<const char*>(s.data), s.size);
+    }
+    EXPECT_TRUE(w.AddPartition(p.type, std::move(blob)).ok());
+  }
+  auto out = w.WriteToMemory();
+  EXPECT_TRUE(out.ok()) << out.status().ToString();
+  return out.ok() ? std::move(*out) : std::vector<uint8_t>();
+}
+
+TEST_F(SinkModelTest, TaskOnAStreamOutsideTheModelIsDataLossAtLoad) {
+  Compiled c = Compile(kChain);
+  for (int stream : {1, -1}) {
+    SCOPED_TRACE(stream);
+    std::vector<uint8_t> bytes = EditOm(c.bytes, [&](proto::ModelDefProto* def, proto::TaskListProto* tasks) {
+      ASSERT_EQ(def->num_streams(), 1);
+      for (proto::TaskDefProto& t : *tasks->mutable_tasks()) {
+        if (t.type() != proto::TaskDefProto::KERNEL) continue;
+        t.set_stream(stream);
+        break;
+      }
+    });
+    auto model = SinkModel::Load(Open(bytes), device_.get());
+    ASSERT_FALSE(model.ok());
+    EXPECT_EQ(model.status().code(), StatusCode::kDataLoss) << model.status().ToString();
+    EXPECT_NE(model.status().message().find("task stream out of range"), std::string::npos)
+        << model.status().ToString();
+  }
+}
+
+// Graph inputs and outputs name root-graph values by index: one equal to the value count names none.
+TEST_F(SinkModelTest, IoValueIndexEqualToTheValueCountIsDataLossAtLoad) {
+  Compiled c = Compile(kChain);
+  for (bool output : {false, true}) {
+    SCOPED_TRACE(output ? "output" : "input");
+    std::vector<uint8_t> bytes = EditOm(c.bytes, [&](proto::ModelDefProto* def, proto::TaskListProto*) {
+      proto::IoProto* io = output ? def->mutable_outputs(0) : def->mutable_inputs(0);
+      for (proto::PlacementProto& p : *def->mutable_placements()) {
+        if (p.value() == io->value()) p.set_segment(proto::SEG_NONE);  // so that InitIoNodes lets the index pass
+      }
+      io->set_value(def->ir().graph().values_size());
+    });
+    auto model = SinkModel::Load(Open(bytes), device_.get());
+    ASSERT_FALSE(model.ok());
+    EXPECT_EQ(model.status().code(), StatusCode::kDataLoss) << model.status().ToString();
+    const char* want = output ? "output 'h' has a bad value index" : "input 'x' has a bad value index";
+    EXPECT_NE(model.status().message().find(want), std::string::npos) << model.status().ToString();
+  }
+}
+
+TEST_F(SinkModelTest, ProfiledExecutionsRunEveryKernelAndCountItsRuns) {
+  Compiled c = Compile(kChain);
+  SinkModelOptions o;
+  o.profile = true;
+  auto model = SinkModel::Load(Open(c.bytes), device_.get(), o).value();
+  ASSERT_FALSE(model->profile().empty());
+  std::mt19937 rng(17);
+  for (uint64_t run = 1; run <= 2; ++run) {
+    std::vector<Tensor> in = RandomInputs(model->inputs(), rng);
+    std::vector<Tensor> out = Execute(*model, in);
+    EXPECT_TRUE(Near(out[0], Reference(kChain, in)[0], 1e-6)) << "run " << run;
+    double seconds = 0;
+    for (const NodeProfile& p : model->profile()) {
+      EXPECT_EQ(p.runs, run) << p.node;
+      EXPECT_FALSE(p.impl.empty()) << p.node;
+      seconds += p.seconds;
+    }
+    EXPECT_GT(seconds, 0.0);
+  }
+}
+
+// What the probe engine's kernels were given: per node, the intra-op threads it was prepared for and, per binding,
+// the shared scratch (null: the binding allocated its own).
+struct ProbeLog {
+  std::mutex mu;
+  std::map<std::string, int> threads;
+  std::map<std::string, std::vector<void*>> scratch;
+};
+
+// Neg on float32, with 256 bytes of scratch.
+class ProbeNegKernel final : public exec::PreparedKernel {
+ public:
+  ProbeNegKernel(std::string node, int64_t numel, ProbeLog* log) : node_(std::move(node)), numel_(numel), log_(log) {
+    fn_ = &ProbeNegKernel::Run;
+    num_inputs_ = 1;
+    num_outputs_ = 1;
+  }
+  const char* impl_name() const override { return "probe.neg"; }
+  size_t scratch_bytes() const override { return 256; }
+
+ protected:
+  StatusOr<std::unique_ptr<exec::KernelState>> CreateState() const override { return Record(nullptr); }
+  StatusOr<std::unique_ptr<exec::KernelState>> CreateStateOnScratch(void* scratch) const override {
+    return Record(scratch);
+  }
+
+ private:
+  std::unique_ptr<exec::KernelState> Record(void* scratch) const {
+    std::lock_guard<std::mutex> lk(log_->mu);
+    log_->scratch[node_].push_back(scratch);
+    return nullptr;
+  }
+  static Status Run(void* args, rt::TaskContext&) {
+    const auto& b = *static_cast<const exec::KernelBinding*>(args);
+    const auto& k = exec::BoundKernel<ProbeNegKernel>(b);
+    const auto* x = static_cast<const float*>(b.io.inputs[0]);
+    auto* y = static_cast<float*>(b.io.outputs[0]);
+    for (int64_t i = 0; i < k.numel_; ++i) y[i] = -x[i];
+    return Status::Ok();
+  }
+  std::string node_;
+  int64_t numel_;
+  ProbeLog* log_;
+};
+
+class ProbeEngine final : public kernels::Engine {
+ public:
+  explicit ProbeEngine(ProbeLog* log) : log_(log) {}
+  const char* name() const override { return "probe"; }
+  std::vector<ops::OpId> Ops() const override { return {ops::OpId::kNeg}; }
+  bool Claims(const ir::Node& n) const override { return ops::IsOp(n, ops::OpId::kNeg); }
+  bool Supports(const ir::Node& n) const override { return Claims(n); }
+  StatusOr<std::unique_ptr<exec::PreparedKernel>> Prepare(const exec::PrepareRequest& r) const override {
+    if (r.input_descs[0].dtype != DataType::kFloat) return std::unique_ptr<exec::PreparedKernel>();
+    {
+      std::lock_guard<std::mutex> lk(log_->mu);
+      log_->threads[r.node->name()] = r.intra_op_threads;
+    }
+    return std::unique_ptr<exec::PreparedKernel>(
+        std::make_unique<ProbeNegKernel>(r.node->name(), NumElements(r.output_descs[0].shape.dims()), log_));
+  }
+  StatusOr<kernels::KernelChoice> Choose(const exec::PrepareRequest&) const override {
+    kernels::KernelChoice c;
+    c.prepared = true;
+    c.impl = "probe.neg";
+    return c;
+  }
+
+ private:
+  ProbeLog* log_;
+};
+
+// Three independent branches of Negs (distinct inputs, so nothing merges them) joined by Adds.
+const char* kNegBranches = R"(
+opset "" 17
+graph branches(%x: float32[2,32], %y: float32[2,32], %z: float32[2,32]) {
+  a0: %a0 = Neg(%x)
+  a1: %a1 = Sigmoid(%a0)
+  a2: %a2 = Neg(%a1)
+  b0: %b0 = Neg(%y)
+  b1: %b1 = Tanh(%b0)
+  b2: %b2 = Neg(%b1)
+  c0: %c0 = Neg(%z)
+  c1: %c1 = Abs(%c0)
+  c2: %c2 = Neg(%c1)
+  s0: %s0 = Add(%a2, %b2)
+  s1: %s1 = Add(%s0, %c2)
+  return %s1
+})";
+
+Compiled CompileForProbe(ProbeLog* log, std::map<std::string, std::string> ge_options) {
+  compiler::CompileOptions co;
+  co.ge_options = std::move(ge_options);
+  co.engines = {std::make_shared<ProbeEngine>(log)};
+  return testing::CompileText(kNegBranches, std::move(co));
+}
+
+// Per stream, one scratch buffer that its kernels share (their tasks run one at a time); streams never share one.
+TEST_F(SinkModelTest, KernelsOfAStreamShareItsScratchAndStreamsDoNot) {
+  ProbeLog log;
+  Compiled c = CompileForProbe(&log, {{"ge.streamMaxParallelNum", "3"}});
+  SinkModelOptions o;
+  o.engines = {std::make_shared<ProbeEngine>(&log)};
+  auto model = SinkModel::Load(Open(c.bytes), device_.get(), o);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  ASSERT_GT((*model)->stats().num_streams, 1);
+  // Which stream each node's kernel task is on, from TASK_INFO.
+  proto::ModelDefProto def;
+  proto::TaskListProto tasks;
+  ParseOm(*Open(c.bytes), &def, &tasks);
+  std::map<std::string, int> stream_of;
+  for (const proto::TaskDefProto& t : tasks.tasks()) {
+    if (t.type() == proto::TaskDefProto::KERNEL) stream_of[def.ir().graph().nodes(t.node()).name()] = t.stream();
+  }
+  std::map<int, std::set<void*>> scratch_of_stream;
+  for (const auto& [node, bindings] : log.scratch) {
+    ASSERT_EQ(bindings.size(), 1u) << node;  // one execution context so far
+    ASSERT_TRUE(stream_of.count(node)) << node;
+    EXPECT_NE(bindings[0], nullptr) << node << " got no shared scratch";
+    scratch_of_stream[stream_of[node]].insert(bindings[0]);
+  }
+  EXPECT_EQ(log.scratch.size(), 6u);
+  ASSERT_GT(scratch_of_stream.size(), 1u);
+  std::set<void*> all;
+  for (const auto& [stream, buffers] : scratch_of_stream) {
+    EXPECT_EQ(buffers.size(), 1u) << "stream " << stream << "'s kernels got different scratch buffers";
+    all.insert(buffers.begin(), buffers.end());
+  }
+  EXPECT_EQ(all.size(), scratch_of_stream.size()) << "two streams share a scratch buffer";
+  // And the outputs are right.
+  std::mt19937 rng(23);
+  std::vector<Tensor> in = RandomInputs((*model)->inputs(), rng);
+  std::vector<Tensor> out = Execute(**model, in);
+  EXPECT_TRUE(Near(out[0], Reference(kNegBranches, in)[0], 1e-6));
+}
+
+// A kernel gets its stream's shared scratch whatever node precedes it, here a Variable, which runs no task.
+TEST_F(SinkModelTest, AKernelAfterANodeWithoutTaskStillGetsItsStreamsScratch) {
+  const char* text = R"(
+opset "" 17
+opset "ge" 1
+graph g(%x: float32[2,32]) {
+  v: %v = ge::Variable() {dtype=1, shape=[2,32]}
+  n0: %n0 = Neg(%v)
+  a: %a = Add(%n0, %x)
+  n1: %n1 = Neg(%a)
+  return %n1
+})";
+  ProbeLog log;
+  compiler::CompileOptions co;
+  co.engines = {std::make_shared<ProbeEngine>(&log)};
+  Compiled c = testing::CompileText(text, std::move(co));
+  SinkModelOptions o;
+  o.engines = {std::make_shared<ProbeEngine>(&log)};
+  auto model = SinkModel::Load(Open(c.bytes), device_.get(), o);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  ASSERT_EQ((*model)->stats().num_streams, 1);
+  ASSERT_EQ(log.scratch.size(), 2u);
+  for (const auto& [node, bindings] : log.scratch) {
+    ASSERT_EQ(bindings.size(), 1u) << node;
+    EXPECT_NE(bindings[0], nullptr) << node << " got no shared scratch";
+  }
+  EXPECT_EQ(log.scratch["n0"], log.scratch["n1"]);
+  std::vector<float> x(64), y(64);
+  for (int i = 0; i < 64; ++i) x[i] = static_cast<float>(i) - 20.f;
+  ASSERT_TRUE((*model)->Execute({{x.data(), 256}}, {{y.data(), 256}}).ok());
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(y[i], -x[i]) << i;  // the variable starts as zeros
+}
+
+TEST_F(SinkModelTest, KernelsArePreparedForTheDevicesIntraOpThreads) {
+  ProbeLog log;
+  Compiled c = CompileForProbe(&log, {{"ge.streamMaxParallelNum", "1"}});
+  rt::DeviceOptions d;
+  d.intra_op_threads = 3;
+  auto device = rt::CreateDefaultDevice(d).value();
+  ASSERT_EQ(device->intra_op_threads(), 3);
+  SinkModelOptions o;
+  o.engines = {std::make_shared<ProbeEngine>(&log)};
+  auto model = SinkModel::Load(Open(c.bytes), device.get(), o);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  EXPECT_EQ(log.threads.size(), 6u);
+  for (const auto& [node, threads] : log.threads) EXPECT_EQ(threads, 3) << node;
 }
 
 }  // namespace

@@ -121,5 +121,23 @@ TEST_F(SinkVariablesTest, ConflictingVariableIsRefused) {
   EXPECT_FALSE(model.ok());
 }
 
+TEST_F(SinkVariablesTest, AVariableStartsAtItsInitValue) {
+  constexpr char kReadInit[] = R"(opset "" 17
+opset "ge" 1
+graph read() {
+  const %three: float32[] = [3]
+  v: %v = ge::Variable() {dtype=1, shape=[3], _init_value=float32[3] [1, 2, 4]}
+  m: %m = Mul(%v, %three)
+  return %m
+})";
+  auto om = Compile(kReadInit, NewSession(1).get());
+  auto model = Load(om, NewSession(2));  // the load gives the session the value, not the compile
+  ASSERT_NE(model, nullptr);
+  EXPECT_EQ(Run(*model, {}), (std::vector<float>{3, 6, 12}));
+  auto alone = Load(om, nullptr);
+  ASSERT_NE(alone, nullptr);
+  EXPECT_EQ(Run(*alone, {}), (std::vector<float>{3, 6, 12}));
+}
+
 }  // namespace
 }  // namespace ge::runtime

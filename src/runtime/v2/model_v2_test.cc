@@ -353,5 +353,79 @@ graph g(%n: int64[1]) {
   EXPECT_TRUE(s.ok()) << s.ToString();
 }
 
+TEST(ModelV2, ExecuteAfterUnloadIsAClearError) {
+  Pair p = Load(R"(opset "" 17
+graph g(%x: float32[?,3]) {
+  const %w: float32[3] = [1, -2, 0.5]
+  m: %y = Mul(%x, %w)
+  return %y
+})");
+  ASSERT_NE(p.v2, nullptr);
+  std::mt19937_64 rng(8);
+  ExpectMatchesOracle(p, {Value(RandomTensor(DataType::kFloat, {2, 3}, rng))});
+  ASSERT_TRUE(p.v2->Unload().ok());
+  std::vector<Value> out;
+  Status s = p.v2->Execute({Value(RandomTensor(DataType::kFloat, {2, 3}, rng))}, &out);
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << s.ToString();
+  EXPECT_NE(s.message().find("was unloaded"), std::string::npos) << s.message();
+  EXPECT_EQ(p.v2->kernels_prepared(), 0u);  // the lowered graphs are gone
+  EXPECT_TRUE(p.v2->Unload().ok());         // idempotent
+}
+
+TEST(ModelV2, ExecuteTensorsGivesBackExactlyTheOutputs) {
+  Pair p = Load(R"(opset "" 17
+graph g(%x: float32[?,3]) {
+  r: %r: float32[?,3] = Relu(%x)
+  n: %n: float32[?,3] = Neg(%x)
+  return %r, %n
+})");
+  ASSERT_NE(p.v2, nullptr);
+  std::mt19937_64 rng(9);
+  // An empty vector, the previous outputs (reused in place), and more tensors than outputs (the rest dropped).
+  std::vector<Tensor> out;
+  for (size_t extra : {0, 0, 3}) {
+    out.resize(out.size() + extra);
+    const Tensor x = RandomTensor(DataType::kFloat, {2, 3}, rng);
+    const void* previous = out.empty() ? nullptr : out[0].raw_data();
+    Status s = p.v2->ExecuteTensors({x}, &out);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    std::vector<Value> want;
+    ASSERT_TRUE(p.oracle->Run({Value(x)}, &want).ok());
+    ASSERT_EQ(out.size(), 2u);
+    for (size_t i = 0; i < out.size(); ++i) ExpectSameValue(Value(out[i]), want[i], "output " + std::to_string(i));
+    if (previous != nullptr) {
+      EXPECT_EQ(out[0].raw_data(), previous);
+    }
+  }
+}
+
+TEST(ModelV2, ProfileRecordsEveryMainKernelOnlyWhenAsked) {
+  const char* text = R"(opset "" 17
+graph g(%x: float32[?,3]) {
+  r: %r = Relu(%x)
+  return %r
+})";
+  std::mt19937_64 rng(10);
+  const Value x(RandomTensor(DataType::kFloat, {2, 3}, rng));
+  Pair plain = Load(text);
+  ASSERT_NE(plain.v2, nullptr);
+  ExpectMatchesOracle(plain, {x});
+  EXPECT_TRUE(plain.v2->Profile().empty());
+  ModelV2Options o;
+  o.profile = true;
+  Pair profiled = Load(text, o);
+  ASSERT_NE(profiled.v2, nullptr);
+  ExpectMatchesOracle(profiled, {x});
+  ExpectMatchesOracle(profiled, {x});
+  const std::vector<ModelV2::NodeProfile> records = profiled.v2->Profile();
+  ASSERT_FALSE(records.empty());
+  bool relu = false;
+  for (const ModelV2::NodeProfile& r : records) {
+    EXPECT_EQ(r.runs, 2u) << r.kernel;
+    relu = relu || r.op_type == "Relu";
+  }
+  EXPECT_TRUE(relu);
+}
+
 }  // namespace
 }  // namespace ge::runtime::v2
