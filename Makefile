@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build demo test clean fuzz bench bench-ort bench-kernels mutate
+.PHONY: all deps configure build demo test clean fuzz bench bench-ort bench-kernels mutate mutate-known
 
 all: build
 
@@ -34,6 +34,10 @@ N ?= 20
 SEED ?= 1
 mutate: deps configure
 	@/usr/bin/python3 tools/mutate/mutate.py --build $(BUILD) --n $(N) --seed $(SEED) $(foreach d,$(DIR),--dir $(d))
+
+# make mutate-known: the bugs in tools/mutate/known_bugs.txt, which once passed every test, must each be KILLED.
+mutate-known: deps configure
+	@/usr/bin/python3 tools/mutate/mutate.py --build $(BUILD) --known tools/mutate/known_bugs.txt
 
 # make bench: compile and time the benchmark models (bench/README.md); ONNX Runtime side by side after `make bench-ort`.
 BENCH_MODELS ?= resnet18 resnet50 mobilenet_v2 squeezenet tinybert mlp efficientnet_b0 densenet121 googlenet shufflenet_v2

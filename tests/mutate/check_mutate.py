@@ -78,6 +78,22 @@ killed_by = {e["by"].split()[0] for e in res if e["verdict"] == "KILLED"}
 expect(killed_by <= {"clamp_test", "clamp_cli_runs"}, f"kills name the test ({killed_by})")
 expect("overall: 6/" in run.stdout, "the summary counts 6 kills")
 
+# Known bugs: each must stay KILLED (exit 0); one that survives fails the run (exit 1); the tree stays clean.
+known = os.path.join(work, "known_bugs.txt")
+with open(known, "w") as f:
+    f.write("== lib: Clamp ignores the lower bound\nfile: lib/clamp.cc\n-   if (x < lo) return lo;\n\n")
+run = subprocess.run([sys.executable, harness, "--known", known, "--build", build], cwd=repo, capture_output=True,
+                     text=True)
+expect(run.returncode == 0 and "1/1 killed" in run.stdout, f"--known: a caught bug passes ({run.returncode}: "
+       f"{run.stdout[-400:]})")
+with open(known, "a") as f:
+    f.write("== lib: Untested returns 1 from 3 up\nfile: lib/clamp.cc\n-   if (a > 3) return 1;\n+   if (a >= 3) return 1;\n")
+run = subprocess.run([sys.executable, harness, "--known", known, "--build", build], cwd=repo, capture_output=True,
+                     text=True)
+expect(run.returncode == 1 and "1/2 killed" in run.stdout, f"--known: a bug no test catches fails the run "
+       f"({run.returncode}: {run.stdout[-400:]})")
+expect(status() == "", "git status is clean after --known runs")
+
 
 def interrupted_run(sig):
     """Starts a run, waits until a mutant is written (the journal exists), sends sig; returns the exit code."""

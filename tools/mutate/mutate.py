@@ -2,6 +2,7 @@
 """Mutation testing of ge's own: how many small, plausible bugs in a folder's production code its tests catch.
 
 usage: mutate.py --dir DIR [--dir DIR ...] [--n N] [--seed K] [--build BUILD] [--headers] [--list] [--json FILE]
+       mutate.py --known tools/mutate/known_bugs.txt [--build BUILD]   # bugs that must stay KILLED; exit 1 if not
        mutate.py --restore [--build BUILD]
 
 For each folder: pick N mutants (operators.py; an operator at random, then a site of it at random, seeded), and
@@ -44,6 +45,8 @@ def main():
     ap.add_argument("--json", help="write the results here (default BUILD/mutate/report.json)")
     ap.add_argument("--equivalents", default=os.path.join(HERE, "equivalent.txt"),
                     help="mutants marked equivalent by a person (default tools/mutate/equivalent.txt)")
+    ap.add_argument("--known", help="run the mutants of this file (known_bugs.txt) instead of drawing; exit 1 "
+                    "unless every one is KILLED")
     ap.add_argument("--restore", action="store_true", help="only put back a source an interrupted run left mutated")
     args = ap.parse_args()
 
@@ -56,16 +59,21 @@ def main():
         print(f"mutate: restored {restored}, left mutated by an interrupted run", flush=True)
     if args.restore:
         return 0
-    folders = [d.rstrip("/") for arg in args.dir for d in arg.split()]
+    known = read_known(root, args.known) if args.known else {}
+    folders = list(known) or [d.rstrip("/") for arg in args.dir for d in arg.split()]
     if not folders:
-        ap.error("--dir is required")
+        ap.error("--dir or --known is required")
     build = project.Build(root, build_dir)
     covers = project.read_covers(os.path.join(HERE, "covers.txt"))
-    marked = project.read_equivalents(args.equivalents)
+    marked = {} if known else project.read_equivalents(args.equivalents)
     results = []
     try:
         for folder in folders:
-            results.append(Campaign(root, build, folder, args, covers.get(folder, []), marked, journal).run())
+            campaign = Campaign(root, build, folder, args, covers.get(folder, []), marked, journal)
+            if known:
+                campaign.mutants = known[folder]
+                args.n = len(known[folder])
+            results.append(campaign.run(fixed=bool(known)))
     except (KeyboardInterrupt, guard.Interrupted) as e:
         print(f"\nmutate: interrupted ({str(e) or 'SIGINT'}); the source is restored", flush=True)
         return 130
@@ -74,7 +82,40 @@ def main():
     if args.list:
         return 0
     report(results, args.json or os.path.join(build_dir, "mutate", "report.json"))
+    if known and any(e["verdict"] != "KILLED" for r in results for e in r["mutants"]):
+        print("mutate: a known bug is no longer caught (or no longer applies): see above")
+        return 1
     return 0
+
+
+def read_known(root, path):
+    """known_bugs.txt: {folder: [Mutant]}; each block's original text must occur exactly once in its file."""
+    known, block = {}, None
+    blocks = []
+    with open(path) as f:
+        for line in f.read().split("\n"):
+            if line.startswith("== "):
+                folder, _, what = line[3:].partition(": ")
+                block = {"folder": folder.strip(), "what": what.strip(), "old": [], "new": []}
+                blocks.append(block)
+            elif block is not None and line.startswith("file: "):
+                block["file"] = line[len("file: "):].strip()
+            elif block is not None and line[:2] in ("- ", "+ "):
+                block["old" if line[0] == "-" else "new"].append(line[2:])
+    for b in blocks:
+        with open(os.path.join(root, b["file"])) as f:
+            src = f.read()
+        old = "\n".join(b["old"]) + "\n"
+        new = "\n".join(b["new"]) + "\n" if b["new"] else ""
+        if src.count(old) != 1:
+            raise SystemExit(f"mutate: {path}: '{b['what']}': its original lines occur {src.count(old)} times in "
+                             f"{b['file']} (want once): update the entry to the code as it is now")
+        offset = src.index(old)
+        m = operators.Mutant(b["file"], offset, len(old), new, "known", src.count("\n", 0, offset) + 1,
+                             original=old, line_text=b["what"], column=0)
+        m.id = hashlib.sha1((b["file"] + old + new).encode()).hexdigest()[:10]
+        known.setdefault(b["folder"], []).append(m)
+    return known
 
 
 class Campaign:
@@ -92,7 +133,7 @@ class Campaign:
             with open(os.path.join(root, path)) as f:
                 self.mutants.extend(operators.find_mutants(path, f.read()))
 
-    def run(self):
+    def run(self, fixed=False):
         print(f"== {self.folder}: {len(self.sources)} sources, {len(self.mutants)} candidate mutants; "
               f"gtest binaries: {', '.join(self.gtests) or '-'}; ctests labelled {self.folder}: "
               f"{', '.join(n for n, _ in self.ctests) or '-'}", flush=True)
@@ -109,7 +150,7 @@ class Campaign:
             raise SystemExit(f"mutate: the unmutated tree does not build:\n{log[-3000:]}")
         self.baseline = self.time_tests()
         tested = 0
-        for m in self.draw():
+        for m in (self.mutants if fixed else self.draw()):
             if tested >= self.args.n:
                 break
             entry = self.try_mutant(m)
@@ -162,6 +203,9 @@ class Campaign:
     def try_mutant(self, m):
         entry = {"id": m.id, "path": m.path, "line": m.line, "operator": m.operator, "original": m.line_text.strip(),
                  "mutated": mutated_line(m).strip()}
+        if m.operator == "known":  # line_text holds what the bug is; show the lines it changes
+            entry.update(what=m.line_text, original=" | ".join(l.strip() for l in m.original.splitlines()),
+                         mutated=" | ".join(l.strip() for l in m.replacement.splitlines()) or "(deleted)")
         if m.id in self.marked:
             entry.update(verdict="equivalent", by="marked: " + self.marked[m.id])
             return entry
@@ -220,7 +264,7 @@ def failed_test(out, code):
     """Which test case failed, from gtest's output; a crash by its signal."""
     for line in out.splitlines():
         if line.startswith("[  FAILED  ]") and "." in line:
-            return " (" + line[len("[  FAILED  ]"):].strip().split()[0] + ")"
+            return " (" + line[len("[  FAILED  ]"):].strip().split()[0].rstrip(",") + ")"
     if code < 0:
         return f" (crashed: signal {-code})"
     for line in out.splitlines():
@@ -232,7 +276,8 @@ def failed_test(out, code):
 def format_entry(e, tested, n):
     where = f"{e['path']}:{e['line']}"
     head = f"[{tested:>2}/{n}] {e['verdict']:<12} {where:<48} {e['operator']:<14} id={e['id']}"
-    detail = f"\n        `{e['original']}`\n     -> `{e['mutated']}`"
+    detail = f"\n        {e['what']}" if e.get("what") else ""
+    detail += f"\n        `{e['original']}`\n     -> `{e['mutated']}`"
     by = f"\n        by {e['by']}" if e.get("by") else ""
     secs = f"  ({e['seconds']}s)" if "seconds" in e else ""
     return head + secs + detail + by
