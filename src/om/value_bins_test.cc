@@ -33,5 +33,22 @@ TEST(ValueBins, RejectsEverythingElseNamingIt) {
   }
 }
 
+TEST(ValueBins, RepeatedKeyIsRefused) {
+  for (const char* key : {"value_bin_id", "value_bin_file"}) {
+    const std::string json =
+        std::string(R"({"value_bins":[{"value_bin_id":"a","value_bin_file":"f",")") + key + R"(":"g"}]})";
+    auto r = ParseValueBins(json);
+    EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument) << json;
+    EXPECT_NE(r.status().message().find("repeated key '" + std::string(key) + "'"), std::string::npos)
+        << r.status().ToString();
+  }
+}
+
+TEST(ValueBins, StringEndingInABackslashIsUnterminated) {
+  auto r = ParseValueBins(R"({"value_bins":[{"value_bin_id":"a\)");
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("unterminated string"), std::string::npos) << r.status().ToString();
+}
+
 }  // namespace
 }  // namespace ge::om

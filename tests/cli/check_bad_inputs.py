@@ -93,6 +93,10 @@ check("compile --external_weight above its range", [f"--model={good}", f"--outpu
 if os.path.exists(flags_om):
     failures.append("compile with an out-of-range flag wrote its output")
 
+# --vary=NAME:AXIS:LO~HI: AXIS, LO and HI are plain digits; empty or with anything after the digits is refused.
+check("--vary with an empty AXIS", [f"--model={good}", "--vary=x::2~2"], ["--vary 'x::2~2'", "AXIS"])
+check("--vary with bytes after HI", [f"--model={good}", "--vary=x:0:2~2x"], ["--vary 'x:0:2~2x'", "LO~HI"])
+
 huge_shape = numpy_helper.from_array(np.array([1000000, 1000000], np.int64), "shape")
 huge = save("huge.onnx", model([helper.make_node("ConstantOfShape", ["shape"], ["y"], name="cos")], [vi("x", [1])],
                                [vi("y", [1000000, 1000000])], [huge_shape]))

@@ -1,10 +1,14 @@
 #!/usr/bin/python3
 """Corrupted compiled models: `ge run` and `ge inspect` on truncated or byte-flipped .om files must exit with a
 message, never crash or hang. Half of the flipped files get a re-computed checksum so the damage reaches the
-partition parsers and the loader's own checks, not only the verifier. Also: wrong input files for a good .om.
+partition parsers and the loader's own checks, not only the verifier. Also: wrong input files for a good .om; what
+`ge inspect` reports of a good .om (its partition table, tasks per stream) and of one compiled with
+--external_weight=2 (the weight file and its bytes, and the file once it is gone, which `ge run` refuses).
 usage: check_bad_om.py GE_BINARY WORKDIR SAMPLE.onnx"""
+import json
 import os
 import random
+import shutil
 import struct
 import subprocess
 import sys
@@ -62,6 +66,45 @@ run("compile", ["compile", f"--model={sample}", f"--output={om}"], expect_ok=Tru
 good = open(om, "rb").read()
 assert resign(good) == good, "the test's CRC32C disagrees with ge's"
 run("good model", ["run", f"--model={om}"], expect_ok=True)
+
+
+def inspect(name, path):
+    r = run(name, ["inspect", path, "--json"], expect_ok=True)
+    return json.loads(r.stdout) if r is not None and r.returncode == 0 else {}
+
+
+# `ge inspect` of the good model: the partition table as the file holds it, and one task count per stream.
+info = inspect("inspect good model", om)
+partition_names = ["MODEL_DEF", "WEIGHTS_DATA", "TASK_INFO", "VAR_INFO", "EXECUTE_PLAN", "STATIC_ISLANDS"]
+table = [struct.unpack_from("<IIQQ", good, 256 + 24 * i) for i in range(struct.unpack_from("<I", good, 56)[0])]
+want_parts = [{"type": partition_names[t], "offset": offset, "size": size} for t, _, offset, size in table]
+if info.get("partitions") != want_parts:
+    failures.append(f"inspect partitions {info.get('partitions')}, the file's table {want_parts}")
+per_stream = info.get("tasks_per_stream")
+if not per_stream or len(per_stream) != info.get("streams") or sum(per_stream) != info.get("tasks"):
+    failures.append(f"inspect tasks_per_stream {per_stream}: want one count per stream ({info.get('streams')}) "
+                    f"summing to tasks ({info.get('tasks')})")
+
+# External weights: inspect names the weight file (relative to the .om) with the bytes read from it; once the file
+# is gone, inspect lists it as missing and `ge run` fails naming it.
+ext_om = os.path.join(work, "ext.om")
+run("compile --external_weight=2", ["compile", f"--model={sample}", f"--output={ext_om}", "--external_weight=2"],
+    expect_ok=True)
+info = inspect("inspect external weights", ext_om)
+files = info.get("external_weight_files", {})
+if len(files) != 1 or not all(os.path.isfile(os.path.join(work, f)) for f in files) or \
+        sum(files.values()) != info.get("external_weights_bytes") or not info.get("external_weights_bytes") or \
+        info.get("missing_weight_files") != []:
+    failures.append(f"inspect external weights: files {files}, external_weights_bytes "
+                    f"{info.get('external_weights_bytes')}, missing {info.get('missing_weight_files')}")
+gone = os.path.join(work, "ext.weights.gone")
+shutil.rmtree(gone, ignore_errors=True)
+if os.path.isdir(os.path.join(work, "ext.weights")):
+    os.rename(os.path.join(work, "ext.weights"), gone)
+info = inspect("inspect missing weight file", ext_om)
+if not files or info.get("missing_weight_files") != list(files):
+    failures.append(f"inspect with the weight file gone: missing {info.get('missing_weight_files')}, want {list(files)}")
+run("missing weight file", ["run", f"--model={ext_om}"], expect_ok=False, want=[os.path.basename(f) for f in files])
 
 # Known damage with known messages.
 cases = {

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """`ge run-op`: single ops on .npy files through the public single-op API, outputs checked with numpy (Add with
-broadcasting, Transpose with a perm, Softmax with an axis, MatMul, a reduction, Reshape with a constant shape, Pad
-with a string attribute, LeakyRelu with a float, Clip with an omitted input, TopK's two named outputs); `--json`
-reports the per-call times of both forms and the output shapes; bad ops, attributes and inputs fail with exit
-code 1 and a message (never a crash). Times are printed, never asserted.
+broadcasting, Transpose with a perm, Softmax with an axis, MatMul, a reduction (and one over every axis, axes=[]),
+Reshape with a constant shape, Pad with a string attribute, LeakyRelu with a float, Clip with an omitted input,
+TopK's two named outputs); `--json` reports the per-call times of both forms and the output shapes; bad ops,
+attributes and inputs fail with exit code 1 and a message (never a crash). Times are printed, never asserted.
 usage: check_run_op.py GE_BINARY WORKDIR"""
 import json
 import os
@@ -78,6 +78,9 @@ expect_close("MatMul [3,5] @ [5,7]", y, m1 @ m2, rtol=1e-4, atol=1e-5)
 
 [r] = outputs_of("reduce", ["--op=ReduceMean", f"--input={xp}", "--attr=axes=1,", "--attr=keepdims=0"], ["reduced"])
 expect_close("ReduceMean axes=1, keepdims=0", r, x.mean(axis=1))
+[r] = outputs_of("reduce_all", ["--op=ReduceMean", f"--input={xp}", "--attr=axes=[]", "--attr=keepdims=0"],
+                 ["reduced"])
+expect_close("ReduceMean axes=[] (an empty list: every axis)", r, np.array(x.mean(), dtype=np.float32))
 
 shape = npy("shape", np.array([4, -1], dtype=np.int64))
 [r] = outputs_of("reshape", ["--op=Reshape", f"--input={xp}", f"--input=const:{shape}"], ["reshaped"])

@@ -1,6 +1,9 @@
 #include "compiler/planning/model_builder.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
 
 #include "compiler/planning/buffer_lifetimes.h"
 #include "compiler/passes/passes.h"
@@ -128,6 +131,84 @@ graph g(%x: float32[64,64]) {
       EXPECT_TRUE(disjoint) << fm.values[i]->name() << " and " << fm.values[j]->name() << " share memory";
     }
   }
+}
+
+// Built, then the external-weights pass (ge.externalWeight=2) turns the 128-byte constant %w into a FileConstant
+// output; the 4-byte %b stays inline.
+class FileConstantsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = ::testing::TempDir() + "ge_model_builder_XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    model_ = Prepared(R"(
+opset "" 17
+graph g(%x: float32[32]) {
+  const %w: float32[32] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                           16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]
+  const %b: float32[1] = [0.5]
+  m: %m = Mul(%x, %w)
+  a: %a = Add(%m, %b)
+  return %a
+})");
+    auto cm = BuildStaticModel(*model_, BuildOptions());
+    ASSERT_TRUE(cm.ok()) << cm.status().ToString();
+    cm_ = std::move(*cm);
+    ExternalWeightsOptions o;
+    o.mode = 2;
+    o.om_dir = dir_;
+    o.directory = dir_;
+    o.combined_file_name = "g_weight_combined";
+    PassManager files;
+    files.Add(CreateExternalWeightsPass(o, &report_));
+    ASSERT_TRUE(files.Run(*model_, PassContext()).ok());
+    ASSERT_EQ(report_.tensors, 1);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  int ValueIndex(const std::string& name) const {
+    const std::vector<ir::Value*> values = model_->graph->values();
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (values[i]->name() == name) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  std::string dir_;
+  std::unique_ptr<ir::Model> model_;
+  CompiledModel cm_;
+  ExternalWeightsReport report_;
+};
+
+TEST_F(FileConstantsTest, ExternalConstantsArePlacedAsFileConstantsAndLeaveTheWeights) {
+  ASSERT_GE(cm_.weights.size(), 128u);
+  Status s = UpdateForFileConstants(*model_, &cm_);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  const int w = ValueIndex("w"), b = ValueIndex("b");
+  ASSERT_GE(w, 0);
+  ASSERT_GE(b, 0);
+  const proto::PlacementProto& pw = cm_.def.placements(w);
+  EXPECT_EQ(pw.value(), w);
+  EXPECT_EQ(pw.segment(), proto::SEG_FILE_CONSTANT);
+  EXPECT_EQ(pw.offset(), 0u);
+  EXPECT_EQ(pw.size(), 128u);
+  EXPECT_EQ(cm_.def.placements(b).segment(), proto::SEG_CONSTANT);
+  EXPECT_EQ(cm_.def.memory().external_weights_bytes(), 128u);
+  EXPECT_TRUE(cm_.weights.empty());  // %w was the only constant in WEIGHTS_DATA
+  EXPECT_EQ(cm_.def.memory().weights_bytes(), cm_.weights.size());
+  int file_constants = 0;
+  for (const auto& n : cm_.def.ir().graph().nodes()) file_constants += n.op_type() == "FileConstant";
+  EXPECT_EQ(file_constants, 1);
+}
+
+TEST_F(FileConstantsTest, FileConstantOutputNotPlannedAsConstantIsNamedInTheError) {
+  const int w = ValueIndex("w");
+  ASSERT_GT(w, 0);
+  cm_.def.mutable_placements(w)->set_segment(proto::SEG_FEATURE_MAP);
+  Status s = UpdateForFileConstants(*model_, &cm_);
+  EXPECT_EQ(s.code(), StatusCode::kInternal);
+  EXPECT_NE(s.message().find("FileConstant output 'w' was not planned as a constant"), std::string::npos)
+      << s.ToString();
 }
 
 }  // namespace

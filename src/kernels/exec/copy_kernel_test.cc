@@ -74,5 +74,20 @@ TEST(CopyKernel, TrainingDropoutAndMaskStayOnRef) {
   ASSERT_TRUE((*dyn)->Run().ok());
 }
 
+TEST(CopyKernel, ShapeAgnosticCopyReadsTheVaryingDimsOfItsDataInput) {
+  std::mt19937 rng(25);
+  OpCase c("Reshape", {RandomTensor(DataType::kFloat, {3, 8}, rng), Tensor::FromVector<int64_t>({-1, 4}, {2})},
+           {false, true});
+  auto p = PrepareCase(c);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  PrepareRequest r = (*p)->request;
+  r.varying_input_dims = {{true, false}, {}};
+  auto k = PrepareKernel(r);
+  ASSERT_TRUE(k.ok()) << k.status().ToString();
+  EXPECT_STREQ((*k)->impl_name(), "exec.copy");
+  ASSERT_TRUE((*k)->shape_agnostic());
+  EXPECT_EQ((*k)->runtime_input_dims(), (std::vector<std::vector<bool>>{{true, false}, {}}));
+}
+
 }  // namespace
 }  // namespace ge::exec::testing
