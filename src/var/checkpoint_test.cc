@@ -365,6 +365,19 @@ TEST_F(CheckpointSessionTest, SaveFromOneSessionRestoreIntoAnother) {
   ::rmdir(dir.c_str());
 }
 
+// A variable with no elements round-trips, and its restore copies nothing to the device.
+TEST_F(CheckpointSessionTest, AnEmptyVariableIsRestoredWithoutADeviceCopy) {
+  ASSERT_TRUE(a_.AssignVarMem(Var("none", Desc({0, 3}))).ok());
+  auto saved = SaveVariables(&a_, &device_);
+  ASSERT_TRUE(saved.ok()) << saved.status().ToString();
+  ASSERT_EQ(saved->variables.size(), 3u);
+  const uint64_t writes = Copies(rt::MemcpyKind::kHostToDevice);
+  ASSERT_TRUE(RestoreVariables(*saved, &b_, &device_).ok());
+  EXPECT_EQ(Copies(rt::MemcpyKind::kHostToDevice), writes + 2);  // w and step
+  EXPECT_EQ(b_.GetCurVarDesc("none").value().shape.dims(), (Dims{0, 3}));
+  EXPECT_EQ(*static_cast<int64_t*>(Memory(b_, "step")), 41);
+}
+
 TEST_F(CheckpointSessionTest, SaveNamedVariablesOnly) {
   auto saved = SaveVariables(&a_, &device_, {"w", "c"});
   ASSERT_TRUE(saved.ok()) << saved.status().ToString();

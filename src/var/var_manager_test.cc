@@ -165,6 +165,16 @@ TEST_F(VarManagerTest, RestoreChecksBaseLimitAndFormatSize) {
   EXPECT_GE(vm_.AssignVarMem(Var("after", d)).value(), kVarMemoryLogicBase + 4096 + 512 + 1024);
 }
 
+// Restoring a known variable at its own address with other dims (the key has no dims) makes those dims current.
+TEST_F(VarManagerTest, RestoreAtTheSameAddressMakesTheRestoredDescCurrent) {
+  const uint64_t l = kVarMemoryLogicBase + 4096;
+  ASSERT_TRUE(vm_.RestoreVarMem("v", Desc({16}), l).ok());
+  ASSERT_TRUE(vm_.RestoreVarMem("v", Desc({4, 4}), l).ok());
+  auto cur = vm_.GetCurVarDesc("v");
+  ASSERT_TRUE(cur.ok()) << cur.status().ToString();
+  EXPECT_EQ(cur->shape.dims(), (Dims{4, 4}));
+}
+
 TEST_F(VarManagerTest, LazyDeviceMemoryWithGuardsOnBothSides) {
   const uint64_t l = vm_.AssignVarMem(Var("w", Desc({100}))).value();  // 400 bytes
   EXPECT_EQ(DeviceMallocs(), 0u);
