@@ -57,6 +57,25 @@ FileConstantRef Ref(DataType dtype, Dims dims, uint64_t offset, uint64_t length)
   return r;
 }
 
+// A FileConstant's crc32c attribute holds a 32-bit unsigned value: 0 and 0xFFFFFFFF read back, -1 and 2^32 are refused.
+TEST_F(WeightFileTest, CrcAttributeOutside32BitsUnsignedIsRefused) {
+  ir::Graph g;
+  ir::Node* n = g.AddNode("FileConstant", "fc", {}, {g.AddValue("w")}, "ge");
+  WriteFileConstantRef(Ref(DataType::kFloat, {2, 3}, 512, 24), &n->attrs());
+  for (const int64_t crc : {int64_t{0}, int64_t{0xFFFFFFFF}, int64_t{-1}, int64_t{1} << 32}) {
+    n->attrs().Set(kFileConstantCrcAttr, ir::AttrValue::Int(crc));
+    auto back = ReadFileConstantRef(*n);
+    if (crc >= 0 && crc <= 0xFFFFFFFF) {
+      ASSERT_TRUE(back.ok()) << crc << ": " << back.status().ToString();
+      EXPECT_EQ(back->crc32c, static_cast<uint32_t>(crc));
+      continue;
+    }
+    ASSERT_FALSE(back.ok()) << crc << " accepted";
+    EXPECT_NE(back.status().message().find("crc32c is not a 32-bit unsigned int"), std::string::npos)
+        << back.status().message();
+  }
+}
+
 TEST_F(WeightFileTest, AttributesRoundTripAndAreChecked) {
   ir::Graph g;
   ir::Value* out = g.AddValue("w");

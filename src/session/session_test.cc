@@ -67,12 +67,29 @@ TEST_F(SessionTest, GraphsShareVariables) {
   EXPECT_EQ(Values(out[0]), (std::vector<float>{24, 26, 28, 30}));
 
   std::vector<std::string> names;
-  std::vector<Tensor> values;
+  std::vector<Tensor> values(2, Floats({7}));  // what the caller's vector held before is replaced, not kept
   ASSERT_TRUE(s.GetVariables(names, values).ok());
   ASSERT_EQ(names, (std::vector<std::string>{"v"}));
+  ASSERT_EQ(values.size(), 1u);
   EXPECT_EQ(Values(values[0]), (std::vector<float>{12, 13, 14, 15}));
   names = {"nope"};
   EXPECT_EQ(s.GetVariables(names, values).code(), StatusCode::kNotFound);
+}
+
+// A handle names a value of the graph that made it: one from a graph with more values is refused, with the graph's
+// name, when the next handle past the last one is used, not only further ones.
+TEST_F(SessionTest, AHandleFromAnotherGraphIsRefused) {
+  Graph big("big");
+  Graph::Value a = big.Input("a", DataType::kFloat, {2});
+  Graph::Value b = big.Op1("Neg", {a});
+  Graph small("small");
+  Graph::Value x = small.Input("x", DataType::kFloat, {2});
+  ASSERT_EQ(b.id, x.id + 1);  // the first id small does not have
+  small.AddOutput(small.Op1("Add", {x, b}));
+  Status st = small.status();
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << st.ToString();
+  EXPECT_NE(st.message().find("graph 'small'"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.message().find("is not a value of this graph"), std::string::npos) << st.ToString();
 }
 
 TEST_F(SessionTest, ReadersSeeTheValueBeforeTheWrite) {
@@ -295,6 +312,9 @@ TEST_F(SessionTest, CallerFeatureMemory) {
   // Refreshable base: a new one before a run.
   alignas(64) static char refreshed[1 << 16];
   ASSERT_TRUE(s.LoadGraph(2).ok());
+  const size_t need = summary.feature_memory_size;
+  EXPECT_EQ(s.UpdateGraphFeatureMemoryBase(2, refreshed, need - 1).code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(s.UpdateGraphFeatureMemoryBase(2, refreshed, need).ok());  // exactly the size needed is enough
   ASSERT_TRUE(s.UpdateGraphFeatureMemoryBase(2, refreshed, sizeof refreshed).ok());
   ASSERT_TRUE(s.RunGraphWithStreamAsync(2, nullptr, {input}, out).ok());
   EXPECT_EQ(Values(out[0]), std::vector<float>(64, 0.0f));
