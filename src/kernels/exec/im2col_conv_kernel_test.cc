@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <random>
 
 #include "base/testing/expect_match.h"
@@ -87,6 +89,39 @@ TEST(Im2colConv, ChunksOfPixelsOnAThreadPool) {
   ASSERT_TRUE(pool.ok());
   Check({{1, 128, 56, 56}, 128, 3, 3, {2, 2}, {1, 1, 1, 1}, true, false, Act::kRelu}, 7, pool->get());
   Check({{2, 96, 7, 7}, 100, 3, 3, {1, 1}, {1, 1, 1, 1}, true, true, Act::kRelu}, 8, pool->get());
+}
+
+// Relu (on the packed GEMM's store) and Clip keep NaN as the reference kernels do: a NaN bias makes its channels NaN
+// at every pixel, the other channels stay finite.
+TEST(Im2colConv, ReluAndClipKeepNaNAsTheReference) {
+  if (!PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  for (Act act : {Act::kRelu, Act::kClip}) {
+    ir::AttrMap window;
+    window.Set("strides", ir::AttrValue::Ints({1, 1}));
+    window.Set("pads", ir::AttrValue::Ints({1, 1, 1, 1}));
+    std::unique_ptr<NhwcConvTest> t = MakeNhwcConvTest({1, 16, 6, 6}, 16, 3, 3, window, true, false, act, 3);
+    ASSERT_NE(t, nullptr);
+    const int64_t nan_channels[] = {2, 9};  // one in each half of a 16-column panel
+    for (int64_t c : nan_channels) t->b.data<float>()[c] = std::nanf("");
+    std::unique_ptr<PreparedKernel> k = PrepareIm2colConvNhwc(t->request);
+    ASSERT_NE(k, nullptr);
+    std::unique_ptr<KernelBinding> binding = t->Bind(*k);
+    ASSERT_NE(binding, nullptr);
+    rt::TaskContext ctx;
+    ASSERT_TRUE(k->fn()(binding.get(), ctx).ok());
+    const float* y = t->ys.data<float>();  // NHWC
+    for (int64_t p = 0; p < 36; ++p) {
+      for (int64_t c = 0; c < 16; ++c) {
+        const float v = y[p * 16 + c];
+        if (c == nan_channels[0] || c == nan_channels[1]) {
+          ASSERT_TRUE(std::isnan(v)) << "pixel " << p << " channel " << c << ": " << v
+                                     << (act == Act::kRelu ? " (Relu)" : " (Clip)");
+        } else {
+          ASSERT_TRUE(std::isfinite(v)) << "pixel " << p << " channel " << c;
+        }
+      }
+    }
+  }
 }
 
 TEST(Im2colConv, Declines) {

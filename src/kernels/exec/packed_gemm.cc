@@ -48,8 +48,8 @@ __attribute__((target("avx2,fma"))) inline void StoreRow(__m256 v0, __m256 v1, _
   v0 = _mm256_add_ps(v0, bias0);
   v1 = _mm256_add_ps(v1, bias1);
   if (act == GemmActivation::kRelu) {
-    v0 = _mm256_max_ps(v0, _mm256_setzero_ps());
-    v1 = _mm256_max_ps(v1, _mm256_setzero_ps());
+    v0 = _mm256_max_ps(_mm256_setzero_ps(), v0);  // NaN stays NaN (max returns its second operand then)
+    v1 = _mm256_max_ps(_mm256_setzero_ps(), v1);
   }
   if (cols == kPanel) {
     _mm256_storeu_ps(row, v0);

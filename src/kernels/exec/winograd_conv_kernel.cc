@@ -195,8 +195,9 @@ __attribute__((target("avx2,fma"))) void TransformOutputTile(const Geometry& g, 
         const int64_t at = image + ((oy0 + p) * g.ow + ox0 + q) * g.oc + c;
         __m256 v = _mm256_add_ps(out[p], bv);
         if (sum != nullptr) v = _mm256_add_ps(v, Load(sum + at, lanes, mask));
-        if (e.act != Act::kNone) v = _mm256_max_ps(v, lo);
-        if (e.act == Act::kClip) v = _mm256_min_ps(v, hi);
+        // max/min return their second operand when either is NaN: v second keeps NaN, as the reference does.
+        if (e.act != Act::kNone) v = _mm256_max_ps(lo, v);
+        if (e.act == Act::kClip) v = _mm256_min_ps(hi, v);
         if (lanes == 8) {
           _mm256_storeu_ps(y + at, v);
         } else {

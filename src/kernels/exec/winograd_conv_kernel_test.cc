@@ -92,6 +92,37 @@ TEST(WinogradConv, ChunksOfTilesOnAThreadPool) {
   Check({{1, 128, 28, 28}, 120, true, false, Act::kNone}, 8, pool->get());
 }
 
+// Relu and Clip keep NaN as the reference kernels do (Relu(NaN) = Clip(NaN) = NaN): a NaN bias makes its channel
+// NaN at every pixel, the other channels stay finite.
+TEST(WinogradConv, ReluAndClipKeepNaNAsTheReference) {
+  if (!WinogradConvAvailable(IsaLevel::kNone)) GTEST_SKIP() << "no AVX2 + FMA";
+  for (Act act : {Act::kRelu, Act::kClip}) {
+    ir::AttrMap window;
+    window.Set("pads", ir::AttrValue::Ints({1, 1, 1, 1}));
+    std::unique_ptr<NhwcConvTest> t = MakeNhwcConvTest({1, 16, 8, 8}, 16, 3, 3, window, true, false, act, 3);
+    ASSERT_NE(t, nullptr);
+    const int64_t nan_channel = 5;
+    t->b.data<float>()[nan_channel] = std::nanf("");
+    std::unique_ptr<PreparedKernel> k = PrepareWinogradConvNhwc(t->request, WinogradPolicy::kWhereSupported);
+    ASSERT_NE(k, nullptr);
+    std::unique_ptr<KernelBinding> binding = t->Bind(*k);
+    ASSERT_NE(binding, nullptr);
+    rt::TaskContext ctx;
+    ASSERT_TRUE(k->fn()(binding.get(), ctx).ok());
+    const float* y = t->ys.data<float>();  // NHWC
+    for (int64_t p = 0; p < 64; ++p) {
+      for (int64_t c = 0; c < 16; ++c) {
+        const float v = y[p * 16 + c];
+        if (c == nan_channel) {
+          ASSERT_TRUE(std::isnan(v)) << "pixel " << p << ": " << v << (act == Act::kRelu ? " (Relu)" : " (Clip)");
+        } else {
+          ASSERT_TRUE(std::isfinite(v)) << "pixel " << p << " channel " << c;
+        }
+      }
+    }
+  }
+}
+
 TEST(WinogradConv, Declines) {
   Tensor w = RandomUnit({8, 8, 3, 3}, 1);
   ir::Graph g("g");

@@ -271,6 +271,18 @@ TEST(ExecPlan, RejectsCyclesBadInDegreesAndMissingKernels) {
       EXPECT_NE(ex.status().message().find("cycle"), std::string::npos) << ex.status().ToString();
     }
   }
+  {  // the error names a node of the cycle, not the first node of the graph
+    ProbeGraph g;
+    const uint32_t a = g.Add({ProbeGraph::kInput});
+    const uint32_t b = g.Add({a});
+    const uint32_t c = g.Add({b});
+    g.Control(c, b);
+    auto plan = BuildExecPlan(g.graph());
+    ASSERT_FALSE(plan.ok());
+    const std::string& m = plan.status().message();
+    EXPECT_TRUE(m.find("'n1'") != std::string::npos || m.find("'n2'") != std::string::npos) << m;
+    EXPECT_EQ(m.find("'n0'"), std::string::npos) << m;
+  }
   {
     ProbeGraph g;
     const uint32_t a = g.Add({ProbeGraph::kInput});
