@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """`ge compile --runtime=auto|v1|v2`: a static model compiled with --runtime=v2 is a lowered .om that runtime v2
 runs with the same outputs as the compiled one; --runtime=v1 refuses a model with a symbolic dim, naming why and the
-fix; a bad value is a clear error. `ge run --profile` on runtime v2 reports every Main kernel, and `ge inspect`
-counts an IR .om's ops and engines.
+fix; a bad value is a clear error. `ge run --profile` on runtime v2 reports every Main kernel, `ge inspect`
+counts an IR .om's ops and engines, `ge run --pipeline_stages` streams requests through stages, and `ge -h` prints
+the usage.
 usage: check_runtime_choice.py GE_BINARY WORKDIR"""
 import json
 import os
@@ -90,6 +91,27 @@ if r.returncode != 0 or not any(l.startswith("kernel time per run") and "over 2 
     failures.append(f"run --profile on runtime v2: rc {r.returncode}: {r.stderr[-500:]}")
 else:
     print("ok   --profile on runtime v2: " + next(l for l in lines if l.startswith("kernel time per run")))
+
+# --pipeline_stages=2 on the lowered .om: the --loop requests stream through two stages as one batch; --json reports
+# the stages and the batch time, and the outputs written are the last request's, as without the pipeline.
+r = ge_cmd(["run", f"--model={work}/dyn.om", f"--input={work}/x.npy", "--loop=4", "--pipeline_stages=2", "--json",
+            f"--output_dir={work}/pipe_out"])
+try:
+    report = json.loads(r.stdout.strip().splitlines()[-1]) if r.returncode == 0 else {}
+except (ValueError, IndexError):
+    report = {}
+if r.returncode != 0 or report.get("pipeline_stages") != 2 or not report.get("batch_ms", 0) > 0:
+    failures.append(f"run --pipeline_stages=2: rc {r.returncode}: {r.stdout[-300:]} {r.stderr[-300:]}")
+else:
+    print(f"ok   --pipeline_stages=2: batch_ms {report['batch_ms']}")
+
+# ge -h and --help print the usage and succeed; ge without a command prints it and fails.
+for args, rc in ((["-h"], 0), (["--help"], 0), ([], 2)):
+    r = ge_cmd(args)
+    if r.returncode != rc or "ge compile" not in r.stdout + r.stderr:
+        failures.append(f"ge {' '.join(args)}: rc {r.returncode} (want {rc}) and the usage: {(r.stdout + r.stderr)[-200:]}")
+    else:
+        print(f"ok   ge {' '.join(args) or '(no command)'}: usage, rc {rc}")
 
 for f in failures:
     print("FAIL", f)
