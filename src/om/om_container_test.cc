@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 
@@ -46,6 +49,30 @@ TEST(WeightsWriter, AlignsAndDeduplicates) {
   EXPECT_EQ(w.bytes().size(), 1636u);
   EXPECT_EQ(w.bytes_saved_by_dedup(), 100u);
   EXPECT_EQ(std::memcmp(w.bytes().data() + rb.offset, b.data(), b.size()), 0);
+}
+
+// A write that fails part way (here the file-size limit: EFBIG) is ResourceExhausted naming the path and the cause,
+// and leaves neither the .om nor its temporary file: never a truncated model that loads later.
+TEST(OmWriter, FailedWriteIsResourceExhaustedAndLeavesNoFile) {
+  char dir_template[] = "/tmp/ge_om_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_template), nullptr);
+  const std::string dir = dir_template, path = dir + "/big.om";
+  OmWriter w{OmWriteOptions{}};
+  ASSERT_TRUE(w.AddPartition(PartitionType::kModelDef, std::string("model-def")).ok());
+  ASSERT_TRUE(w.AddPartition(PartitionType::kWeightsData, std::vector<uint8_t>(64 * 1024, 7)).ok());
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  rlimit low = saved;
+  low.rlim_cur = 8192;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &low), 0);
+  void (*saved_handler)(int) = std::signal(SIGXFSZ, SIG_IGN);
+  const Status s = w.WriteToFile(path);
+  std::signal(SIGXFSZ, saved_handler);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &saved), 0);
+  EXPECT_EQ(s.code(), StatusCode::kResourceExhausted) << s.ToString();
+  EXPECT_NE(s.message().find(path), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find(std::strerror(EFBIG)), std::string::npos) << s.message();
+  EXPECT_EQ(::rmdir(dir.c_str()), 0) << "files left in " << dir;  // fails unless the directory is empty
 }
 
 TEST(OmWriter, LayoutAndHeader) {
