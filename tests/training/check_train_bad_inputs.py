@@ -61,6 +61,10 @@ def main():
         check(ge, "empty checkpoint", train + [f"--restore={d}/empty.ckpt"], "checkpoint")
         check(ge, "run on a corrupted checkpoint",
               ["run", f"--model={model}", f"--checkpoint={d}/flipped.ckpt", f"--input=X={x}"], "checksum")
+        for flag in ("--threads=5000", "--loop=3", "--profile"):  # would be ignored: refused, naming the flag
+            check(ge, f"run --checkpoint with {flag}",
+                  ["run", f"--model={model}", f"--checkpoint={d}/flipped.ckpt", f"--input=X={x}", flag],
+                  flag.split("=")[0] + " does not apply to ge run --checkpoint")
     for f in failures:
         print("FAIL " + f)
     print("all bad inputs rejected cleanly" if not failures else f"{len(failures)} problems")

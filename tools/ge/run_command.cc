@@ -192,7 +192,15 @@ int RunCommand(int argc, char** argv) {
                                              "checkpoint", "vary", "option", "interpreter", "pipeline_stages"});
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
-  if (flags.Has("checkpoint")) return RunWithCheckpointCommand(flags);
+  if (flags.Has("checkpoint")) {
+    // Inference on trained variables reads --model, --input and --output_dir only: a timing or runtime flag given
+    // with it would be silently ignored, so it is refused instead.
+    for (const char* f : {"loop", "warmup", "threads", "json", "seed", "profile", "profile_nodes", "vary", "option",
+                          "interpreter", "pipeline_stages"}) {
+      if (flags.Has(f)) return Fail(InvalidArgument(std::string("--") + f + " does not apply to ge run --checkpoint"));
+    }
+    return RunWithCheckpointCommand(flags);
+  }
   std::string model_path = flags.Get("model");
   if (model_path.empty() && !flags.positional.empty()) model_path = flags.positional[0];
   if (model_path.empty()) return Fail(InvalidArgument("--model=PATH is required"));
