@@ -100,7 +100,9 @@ try:
     report = json.loads(r.stdout.strip().splitlines()[-1]) if r.returncode == 0 else {}
 except (ValueError, IndexError):
     report = {}
-if r.returncode != 0 or report.get("pipeline_stages") != 2 or not report.get("batch_ms", 0) > 0:
+outs = report.get("outputs", [])
+if r.returncode != 0 or report.get("pipeline_stages") != 2 or not report.get("batch_ms", 0) > 0 or \
+        [o.get("name") for o in outs] != ["y"] or outs[0].get("shape") != [3, 4]:
     failures.append(f"run --pipeline_stages=2: rc {r.returncode}: {r.stdout[-300:]} {r.stderr[-300:]}")
 else:
     print(f"ok   --pipeline_stages=2: batch_ms {report['batch_ms']}")
