@@ -45,9 +45,10 @@ BENCH_THREADS ?= 2
 BENCH_ITERS ?= 30
 BENCH_OPTIONS ?=
 BENCH_CPU ?=
+BENCH_NEIGHBOUR ?=
 bench: deps build
 	@$(if $(BENCH_CPU),BUILD=$(BUILD) scripts/as_cpu.sh $(BENCH_CPU)) /usr/bin/python3 bench/run_bench.py --ge $(BUILD)/bin/ge --out $(BUILD)/bench --models="$(BENCH_MODELS)" \
-		--threads=$(BENCH_THREADS) --iters=$(BENCH_ITERS) --options="$(BENCH_OPTIONS)"
+		--threads=$(BENCH_THREADS) --iters=$(BENCH_ITERS) --options="$(BENCH_OPTIONS)" $(if $(BENCH_NEIGHBOUR),--neighbour)
 
 # Kernel micro-benchmarks (Google Benchmark): every bin/*_benchmark of the build, one after another.
 bench-kernels: deps build

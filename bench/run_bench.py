@@ -3,7 +3,8 @@
 against PyTorch's, and, where onnxruntime-node is installed, times ONNX Runtime on the same models alternating with
 ge. Prints a table and writes OUT/results.json. Exits 1 if a model fails to compile or run, or if its relative L2
 error against PyTorch exceeds 1e-4 (2e-2 when the compile options contain allow_bf16).
-usage: run_bench.py --ge build/bin/ge --out build/bench [--models "a b"] [--threads T] [--iters N] [--options="..."]"""
+usage: run_bench.py --ge build/bin/ge --out build/bench [--models "a b"] [--threads T] [--iters N] [--options="..."]
+       [--neighbour [--neighbour_threads N]] (each model timed again beside bench/neighbour.py)"""
 import argparse
 import json
 import math
@@ -12,6 +13,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 
 import numpy as np
 
@@ -57,16 +59,7 @@ def bench_model(name, a, models_dir, ort_env):
     ge_cmd = [a.ge, "run", f"--model={om}", f"--input={src}.in.npy", f"--loop={a.iters}", "--warmup=3",
               f"--threads={a.threads}", "--json"]
     res = {"model": name, "target": compiled.get("target"), "impls": compiled.get("impls", {})}
-    ge_runs, ort_runs = [], []
-    for i in range(a.rounds):  # alternate so that load on a shared machine hits both alike; keep the best median
-        if ort_env is not None:
-            try:
-                ort_runs.append(last_json(run(["node", os.path.join(HERE, "ort_bench.js"), src + ".onnx",
-                                               str(a.iters), str(a.threads), src + ".in.npy"], env=ort_env)))
-            except RuntimeError as e:  # ONNX Runtime's failure is not ge's: report it, keep going
-                res["ort_error"] = str(e)
-                ort_env = None
-        ge_runs.append(last_json(run(ge_cmd + ([f"--output_dir={out_dir}"] if i == 0 else []))))
+    ge_runs, ort_runs, ort_env = time_both(a, src, ge_cmd, ort_env, res, out_dir)
     outputs = ge_runs[0].get("outputs") or [{"name": "output"}]
     res["rel_err"] = rel_l2(os.path.join(out_dir, outputs[0]["name"] + ".npy"), src + ".ref.npy")
     res["ge_engine"] = ge_runs[0].get("engine")
@@ -76,7 +69,38 @@ def bench_model(name, a, models_dir, ort_env):
         res["ort_load_ms"] = min(r["load_ms"] for r in ort_runs)
         res["ort_median_ms"] = min(r["median_ms"] for r in ort_runs)
         res["ratio"] = res["ort_median_ms"] / res["ge_median_ms"]
+    if a.neighbour:
+        neighbour = subprocess.Popen([sys.executable, os.path.join(HERE, "neighbour.py"), str(a.neighbour_threads)])
+        try:
+            time.sleep(1.0)  # the neighbour reaches full speed first
+            busy_ge, busy_ort, _ = time_both(a, src, ge_cmd, ort_env, res, None)
+        finally:
+            neighbour.kill()
+            neighbour.wait()
+        res["busy_ge_median_ms"] = min(r["median_ms"] for r in busy_ge)
+        res["ge_slowdown"] = res["busy_ge_median_ms"] / res["ge_median_ms"]
+        if busy_ort and "ort_median_ms" in res:
+            res["busy_ort_median_ms"] = min(r["median_ms"] for r in busy_ort)
+            res["ort_slowdown"] = res["busy_ort_median_ms"] / res["ort_median_ms"]
+            res["busy_ratio"] = res["busy_ort_median_ms"] / res["busy_ge_median_ms"]
+            res["slowdown_vs_ort"] = res["ge_slowdown"] / res["ort_slowdown"]
     return res
+
+
+def time_both(a, src, ge_cmd, ort_env, res, out_dir):
+    """a.rounds alternating runs of ONNX Runtime and ge (load on a shared machine hits both alike); ge's first run
+    writes its outputs to out_dir when given. Returns (ge_runs, ort_runs, ort_env): ort_env None after ORT failed."""
+    ge_runs, ort_runs = [], []
+    for i in range(a.rounds):
+        if ort_env is not None:
+            try:
+                ort_runs.append(last_json(run(["node", os.path.join(HERE, "ort_bench.js"), src + ".onnx",
+                                               str(a.iters), str(a.threads), src + ".in.npy"], env=ort_env)))
+            except RuntimeError as e:  # ONNX Runtime's failure is not ge's: report it, keep going
+                res["ort_error"] = str(e)
+                ort_env = None
+        ge_runs.append(last_json(run(ge_cmd + ([f"--output_dir={out_dir}"] if i == 0 and out_dir else []))))
+    return ge_runs, ort_runs, ort_env
 
 
 # What scripts/as_cpu.sh hides of /proc/cpuinfo's flags (it masks CPUID, not /proc/cpuinfo).
@@ -113,6 +137,9 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--iters", type=int, default=30)
     ap.add_argument("--rounds", type=int, default=2, help="alternating ORT/ge rounds; the best median counts")
+    ap.add_argument("--neighbour", action="store_true",
+                    help="also time every model with a neighbour process on the CPU (bench/neighbour.py)")
+    ap.add_argument("--neighbour_threads", type=int, default=2)
     ap.add_argument("--options", default="", help='extra `ge compile` flags: --options="--precision_mode=allow_bf16 ..."')
     a = ap.parse_args()
     names = a.models.split() or ALL_MODELS.split()
@@ -145,6 +172,12 @@ def main():
             ort = f"{r['ort_median_ms']:13.3f} {r['ratio']:7.2f}" if "ratio" in r else f"{'-':>13} {'-':>7}"
             print(f"{name:14} {r['ge_load_ms']:10.1f} {r['ge_median_ms']:12.3f} {ort} {r['rel_err']:18.2e}"
                   + ("" if r["ok"] else f"  > {tol:g} FAILED"), flush=True)
+            if "busy_ratio" in r:
+                print(f"{'':14} with a neighbour: ge {r['busy_ge_median_ms']:.3f} ms (x{r['ge_slowdown']:.2f}), ORT "
+                      f"{r['busy_ort_median_ms']:.3f} ms (x{r['ort_slowdown']:.2f}), ort/ge {r['busy_ratio']:.2f}",
+                      flush=True)
+            elif "ge_slowdown" in r:
+                print(f"{'':14} with a neighbour: ge {r['busy_ge_median_ms']:.3f} ms (x{r['ge_slowdown']:.2f})", flush=True)
             if "ort_error" in r:
                 print(f"  ONNX Runtime failed: {r['ort_error']}")
         except Exception as e:  # noqa: BLE001 - any failure of one model is reported, the rest still run
@@ -155,7 +188,7 @@ def main():
             failed.append(name)
 
     ratios = [r["ratio"] for r in results if "ratio" in r]
-    summary = {"cpu": cpu, "threads": a.threads, "iters": a.iters, "rounds": a.rounds, "options": a.options,
+    summary = {"cpu": cpu, "neighbour_threads": a.neighbour_threads if a.neighbour else 0, "threads": a.threads, "iters": a.iters, "rounds": a.rounds, "options": a.options,
                "tolerance": tol, "models": results}
     if results and results[0].get("target"):
         summary["target"] = results[0]["target"]
@@ -164,7 +197,15 @@ def main():
         summary["min_ratio"] = min(ratios)
         print(f"ort/ge ratio (above 1: ge is faster): geometric mean {summary['geomean_ratio']:.2f}, "
               f"minimum {summary['min_ratio']:.2f}, over {len(ratios)} models")
-    elif not have_ort:
+    busy = [r["busy_ratio"] for r in results if "busy_ratio" in r]
+    if busy:
+        summary["busy_geomean_ratio"] = math.exp(sum(map(math.log, busy)) / len(busy))
+        summary["busy_min_ratio"] = min(busy)
+        summary["max_slowdown_vs_ort"] = max(r["slowdown_vs_ort"] for r in results if "slowdown_vs_ort" in r)
+        print(f"with a {a.neighbour_threads}-thread neighbour: ort/ge geometric mean {summary['busy_geomean_ratio']:.2f}, "
+              f"minimum {summary['busy_min_ratio']:.2f}; ge's slowdown / ORT's at most "
+              f"{summary['max_slowdown_vs_ort']:.2f}")
+    if not ratios and not have_ort:
         print(f"ONNX Runtime side by side: `make bench-ort` or: {ORT_INSTALL}")
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump(summary, f, indent=1)

@@ -56,9 +56,19 @@ struct OutputBuffer {
   size_t size = 0;
 };
 
+// How a model's kernels share the CPU with other processes.
+enum class ThreadContention {
+  kAdaptive,     // intra_op_threads while this process is not being preempted; one thread while it is, so that
+                 // no kernel waits on a thread another process took the core from
+  kFullThreads,  // always intra_op_threads (a quiet machine; reproducible timings)
+  kOneThread,    // always one thread, whatever intra_op_threads the kernels were prepared for
+};
+
 struct OfflineModelOptions {
-  // Threads one kernel may use (intra-op), including the running thread; 0: all hardware threads.
+  // Threads one kernel may use (intra-op), including the running thread; 0: the CPUs this process may use (its
+  // affinity mask, capped by its cgroup's CPU quota).
   int intra_op_threads = 0;
+  ThreadContention thread_contention = ThreadContention::kAdaptive;
   // Caller-provided feature-map memory (GE's SetFeatureMemoryBase): at least the model's feature-map size,
   // 64-byte aligned, used by nothing else until the model is unloaded. Null: the model allocates its own.
   void* feature_map = nullptr;

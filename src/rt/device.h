@@ -30,6 +30,13 @@ struct MemoryStats {
   uint64_t failed_count = 0;  // allocations refused (limit or OS)
 };
 
+// How intra-op parallelism reacts when another process takes CPU from this one (rt/cpu/contention_governor.h).
+enum class ContentionPolicy {
+  kAdaptive,     // full width while the process is not being preempted; one thread while it is
+  kFullThreads,  // always intra_op_threads (a machine known to be quiet; reproducible timings)
+  kOneThread,    // always one thread, whatever kernels were prepared for
+};
+
 struct DeviceOptions {
   // Byte limits per memory type; 0 means unlimited.
   size_t device_memory_limit = 0;
@@ -39,8 +46,10 @@ struct DeviceOptions {
   // device-memory blocks of at least huge_page_min_bytes.
   int huge_page_policy = 0;
   size_t huge_page_min_bytes = size_t{1} << 30;
-  // Threads for one kernel (intra-op), including the calling stream's worker; 0: all hardware threads.
+  // Threads for one kernel (intra-op), including the calling stream's worker; 0: the CPUs this process may use
+  // (affinity mask and cgroup quota: rt/cpu/cpu_quota.h).
   int intra_op_threads = 0;
+  ContentionPolicy contention_policy = ContentionPolicy::kAdaptive;
 };
 
 class Device {

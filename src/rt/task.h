@@ -29,8 +29,11 @@ class RangeFn {
 // Intra-op parallelism a device offers its host kernels (the CPU device's ThreadPool). Thread-safe.
 class IntraOpPool {
  public:
-  // Threads one ParallelFor may use, the caller's included.
+  // Threads one ParallelFor may use, the caller's included; what kernels are prepared for.
   virtual int num_threads() const = 0;
+  // Threads the next parallel region should really use (<= num_threads()): fewer while another process takes the
+  // CPU (rt/cpu/contention_governor.h). Kernels that run their own parallel regions (oneDNN's) ask before each run.
+  virtual int active_threads() { return num_threads(); }
   // Calls fn(begin, end) over disjoint ranges covering [0, n), each at least |grain| long (except the last),
   // and returns when all have finished. The caller's thread takes part.
   virtual void ParallelFor(size_t n, RangeFn fn, size_t grain = 1) = 0;

@@ -159,6 +159,19 @@ StatusOr<std::unique_ptr<OfflineModel>> OfflineModelAccess::Load(ModelSource sou
   }
   RuntimeContextOptions ctx_options;
   ctx_options.device.intra_op_threads = options.intra_op_threads;
+  switch (options.thread_contention) {
+    case ThreadContention::kAdaptive:
+      ctx_options.device.contention_policy = rt::ContentionPolicy::kAdaptive;
+      break;
+    case ThreadContention::kFullThreads:
+      ctx_options.device.contention_policy = rt::ContentionPolicy::kFullThreads;
+      break;
+    case ThreadContention::kOneThread:
+      ctx_options.device.contention_policy = rt::ContentionPolicy::kOneThread;
+      break;
+    default:
+      return InvalidArgument("OfflineModelOptions.thread_contention is not a ThreadContention value");
+  }
   ctx_options.loader = std::move(loader);
   auto impl = std::make_unique<OfflineModel::Impl>();
   GE_ASSIGN_OR_RETURN(impl->ctx, RuntimeContext::Create(std::move(ctx_options)));

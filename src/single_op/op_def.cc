@@ -5,6 +5,7 @@
 
 #include "kernels/builtin_engines.h"
 #include "kernels/ref/kernel_registry.h"
+#include "rt/cpu/cpu_quota.h"
 #include "ops/op_schema.h"
 #include "single_op/onnx_attrs.h"
 
@@ -88,7 +89,7 @@ StatusOr<OpDef> MakeOpDef(const std::string& op_type, const Attrs& attrs, const 
   def.settings.opset = options.opset;
   def.settings.intra_op_threads =
       options.intra_op_threads > 0 ? options.intra_op_threads
-                                   : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+                                   : rt::UsableCpuCount();
   def.settings.variable_acc = false;  // no session variables here
   def.cache_capacity = options.cache_capacity;
   GE_RETURN_IF_ERROR(ApplyOptions(options.options, &def));

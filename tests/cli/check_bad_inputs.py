@@ -83,8 +83,10 @@ check("unknown input name", [f"--model={good}", f"--input=zz={work}/x23.npy"], [
 flags_om = os.path.join(work, "flags.om")
 if os.path.exists(flags_om):
     os.remove(flags_om)
-check("--threads above its range", [f"--model={good}", "--threads=5000"], ["--threads=5000", "[1, 1024]"])
-check("--threads below its range", [f"--model={good}", "--threads=0"], ["--threads=0", "[1, 1024]"])
+check("--threads above its range", [f"--model={good}", "--threads=5000"], ["--threads=5000", "[0, 1024]"])
+check("--threads below its range", [f"--model={good}", "--threads=-1"], ["--threads=-1", "[0, 1024]"])
+check("--contention not a policy", [f"--model={good}", "--contention=sometimes"],
+      ["--contention", "adaptive, full or one", "sometimes"])
 check("--threads not an integer", [f"--model={good}", "--threads=four"], ["--threads=four", "not an integer"])
 check("compile --threads above its range", [f"--model={good}", f"--output={flags_om}", "--threads=5000"],
       ["--threads=5000", "[1, 1024]"], command="compile")

@@ -115,6 +115,9 @@ class V2Runner final : public ModelRunner {
     auto r = std::unique_ptr<V2Runner>(new V2Runner);
     rt::DeviceOptions dev;
     dev.intra_op_threads = options.threads;
+    dev.contention_policy = options.contention == ThreadContention::kFullThreads ? rt::ContentionPolicy::kFullThreads
+                            : options.contention == ThreadContention::kOneThread ? rt::ContentionPolicy::kOneThread
+                                                                                  : rt::ContentionPolicy::kAdaptive;
     GE_ASSIGN_OR_RETURN(r->device_, rt::CpuDevice::Create(dev));
     runtime::v2::ModelV2Options o;
     o.intra_op_threads = options.threads;
@@ -199,6 +202,7 @@ OfflineModelOptions ApiOptions(const OpenOptions& options) {
   OfflineModelOptions o;
   o.intra_op_threads = options.threads;
   o.profile = options.profile;
+  o.thread_contention = options.contention;
   return o;
 }
 

@@ -50,6 +50,7 @@ class ModelRunner {
 
 struct OpenOptions {
   int threads = 1;  // intra-op threads of the sink runtime's device
+  ThreadContention contention = ThreadContention::kAdaptive;  // how they react to other processes
   uint64_t seed = 0;
   bool profile = false;  // time every kernel (sink runtime, runtime v2): see ModelRunner::Profile
   bool interpreter = false;  // IR .om models on the reference interpreter instead of runtime v2

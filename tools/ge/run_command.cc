@@ -19,6 +19,7 @@
 #include "interpreter/interpreter.h"
 #include "io_util.h"
 #include "model_runner.h"
+#include "rt/cpu/cpu_quota.h"
 
 namespace ge::cli {
 
@@ -189,14 +190,14 @@ void PrintProfile(const std::vector<KernelProfile>& profile, size_t slowest) {
 
 int RunCommand(int argc, char** argv) {
   auto flags_or = ParseFlags(argc, argv, 2, {"model", "input", "output_dir", "loop", "warmup", "threads", "json", "seed", "profile", "profile_nodes",
-                                             "checkpoint", "vary", "option", "interpreter", "pipeline_stages"});
+                                             "checkpoint", "vary", "option", "interpreter", "pipeline_stages", "contention"});
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
   if (flags.Has("checkpoint")) {
     // Inference on trained variables reads --model, --input and --output_dir only: a timing or runtime flag given
     // with it would be silently ignored, so it is refused instead.
     for (const char* f : {"loop", "warmup", "threads", "json", "seed", "profile", "profile_nodes", "vary", "option",
-                          "interpreter", "pipeline_stages"}) {
+                          "interpreter", "pipeline_stages", "contention"}) {
       if (flags.Has(f)) return Fail(InvalidArgument(std::string("--") + f + " does not apply to ge run --checkpoint"));
     }
     return RunWithCheckpointCommand(flags);
@@ -206,15 +207,28 @@ int RunCommand(int argc, char** argv) {
   if (model_path.empty()) return Fail(InvalidArgument("--model=PATH is required"));
   auto loop = flags.GetInt("loop", 1, 1, 1000000);
   auto warmup = flags.GetInt("warmup", 0, 0, 1000000);
-  auto threads = flags.GetInt("threads", 1, 1, 1024);
+  // 0 (the default): the CPUs this process may use, its affinity mask capped by its cgroup's CPU quota.
+  auto threads = flags.GetInt("threads", 0, 0, 1024);
   auto seed = flags.GetInt("seed", 0, 0, INT64_MAX);
   auto pipeline_stages = flags.GetInt("pipeline_stages", 0, 0, 1024);
   auto profile_nodes = flags.GetInt("profile_nodes", 15, 0, INT64_MAX);
   for (auto* s : {&loop, &warmup, &threads, &seed, &pipeline_stages, &profile_nodes})
     if (!s->ok()) return Fail(s->status());
 
-  double t0 = NowMs();
+  if (*threads == 0) *threads = rt::UsableCpuCount();
+  const std::string contention = flags.Has("contention") ? flags.Get("contention") : "adaptive";
   OpenOptions open;
+  if (contention == "adaptive") {
+    open.contention = ThreadContention::kAdaptive;
+  } else if (contention == "full") {
+    open.contention = ThreadContention::kFullThreads;
+  } else if (contention == "one") {
+    open.contention = ThreadContention::kOneThread;
+  } else {
+    return Fail(InvalidArgument("--contention must be adaptive, full or one, got '" + contention + "'"));
+  }
+
+  double t0 = NowMs();
   open.threads = static_cast<int>(*threads);
   open.seed = static_cast<uint64_t>(*seed);
   open.profile = flags.GetBool("profile");
@@ -229,7 +243,7 @@ int RunCommand(int argc, char** argv) {
   if (!runner_or.ok()) return Fail(runner_or.status());
   ModelRunner& runner = **runner_or;
   double load_ms = NowMs() - t0;
-  if (runner.threads() != *threads) {
+  if (flags.Has("threads") && runner.threads() != *threads) {
     std::fprintf(stderr, "ge run: note: --threads=%lld is ignored: the %s runs on %d thread(s)\n",
                  static_cast<long long>(*threads), runner.engine(), runner.threads());
   }

@@ -307,7 +307,7 @@ Status DnnlKernel::UpdateRuntimeDims(const exec::KernelIo& io, State& st) const 
   return Status::Ok();
 }
 
-Status DnnlKernel::Execute(const exec::KernelIo& io, State& st) const {
+Status DnnlKernel::Execute(const exec::KernelIo& io, State& st, int threads) const {
   if (shape_agnostic()) GE_RETURN_IF_ERROR(UpdateRuntimeDims(io, st));
   for (const State::Bind& b : st.binds) {
     void* p = b.output ? io.outputs[b.slot] : io.inputs[b.slot];
@@ -345,15 +345,36 @@ Status DnnlKernel::Execute(const exec::KernelIo& io, State& st) const {
   if (status != dnnl_success) {
     return Internal(exec::NodeLabel(*node_) + ": oneDNN stream wait failed: " + dnnl_status2str(status));
   }
-  if (silu_slot_ >= 0) SiluInPlace(static_cast<float*>(io.outputs[silu_slot_]), silu_elements_, threads_);
+  if (silu_slot_ >= 0) SiluInPlace(static_cast<float*>(io.outputs[silu_slot_]), silu_elements_, threads);
   return Status::Ok();
 }
 
-Status DnnlKernel::Run(void* args, rt::TaskContext& /*ctx*/) {
+namespace {
+
+// Sets the calling thread's OpenMP state for a run of a kernel prepared for |prepared| threads when the pool
+// grants |active|, and returns the threads the run's own loops may use. oneDNN fixes a primitive's thread count at
+// creation and asks for that team explicitly; with dynamic teams on and nthreads-var 1, libgomp gives every region
+// a team of one instead, and oneDNN's parallel() hands the team's real size to the kernel, which then does all of
+// the work on the caller's thread (one_thread_run_test.cc holds every primitive kind the engine makes to that).
+int SetOmpThreadsForRun(int prepared, int active) {
+  if (active < prepared) {
+    if (omp_get_max_threads() != 1) omp_set_num_threads(1);
+    if (!omp_get_dynamic()) omp_set_dynamic(1);
+    return 1;
+  }
+  if (omp_get_dynamic()) omp_set_dynamic(0);
+  if (omp_get_max_threads() != prepared) omp_set_num_threads(prepared);
+  return prepared;
+}
+
+}  // namespace
+
+Status DnnlKernel::Run(void* args, rt::TaskContext& ctx) {
   auto* b = static_cast<exec::KernelBinding*>(args);
   const auto& k = exec::BoundKernel<DnnlKernel>(*b);
-  if (omp_get_max_threads() != k.threads_) omp_set_num_threads(k.threads_);
-  return k.Execute(b->io, *static_cast<State*>(b->state.get()));
+  const int active = ctx.pool != nullptr ? ctx.pool->active_threads() : k.threads_;
+  const int threads = SetOmpThreadsForRun(k.threads_, active);
+  return k.Execute(b->io, *static_cast<State*>(b->state.get()), threads);
 }
 
 }  // namespace ge::dnnl_kernels

@@ -8,7 +8,8 @@
 // its steps (dnnl::scratchpad_mode::user, sized at prepare) and a dnnl::stream.
 // Threading: the kernel is immutable after Finalize; bindings run concurrently (oneDNN primitives are
 // thread-safe with user scratchpads). The task sets the calling thread's OpenMP thread count to the request's
-// intra_op_threads when it differs; oneDNN then uses that many OpenMP threads. Errors at run come back as a
+// intra_op_threads when it differs; oneDNN then uses that many OpenMP threads, or one while the device's pool
+// grants fewer than prepared (rt::IntraOpPool::active_threads: another process is taking the CPU). Errors at run come back as a
 // Status naming the node; no exception leaves the task.
 #pragma once
 #include <atomic>
@@ -136,7 +137,8 @@ class DnnlKernel final : public exec::PreparedKernel {
   // Shape-agnostic runs: re-creates the memory of every runtime-dims slot whose dims changed.
   Status UpdateRuntimeDims(const exec::KernelIo& io, State& st) const;
   int IndexOf(const dnnl::memory& m);  // registers memory it has not seen as kShared
-  Status Execute(const exec::KernelIo& io, State& st) const;
+  // threads: what this run's own loops (the SiLU epilogue) may use.
+  Status Execute(const exec::KernelIo& io, State& st, int threads) const;
 
   const ir::Node* node_;
   std::string impl_;

@@ -22,7 +22,7 @@ StatusOr<std::unique_ptr<CpuDevice>> CpuDevice::Create(const DeviceOptions& opti
   d->pools_[static_cast<int>(MemType::kDevice)] = std::make_unique<MemoryPool>(MemType::kDevice, dev);
   d->pools_[static_cast<int>(MemType::kHost)] = std::make_unique<MemoryPool>(MemType::kHost, host);
   d->pools_[static_cast<int>(MemType::kRdma)] = std::make_unique<MemoryPool>(MemType::kRdma, rdma);
-  GE_ASSIGN_OR_RETURN(d->thread_pool_, ThreadPool::Create(options.intra_op_threads));
+  GE_ASSIGN_OR_RETURN(d->thread_pool_, ThreadPool::Create(options.intra_op_threads, PoolBackend::kDefault, options.contention_policy));
   return d;
 }
 

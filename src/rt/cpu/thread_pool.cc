@@ -1,7 +1,14 @@
 #include "rt/cpu/thread_pool.h"
 
 #include <algorithm>
+#include <string>
 #include <system_error>
+
+#include "rt/cpu/cpu_quota.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace ge::rt {
 namespace {
@@ -17,9 +24,10 @@ struct ThreadPool::Job {
   std::atomic<size_t> next{0};
 };
 
-StatusOr<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads, PoolBackend backend) {
+StatusOr<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads, PoolBackend backend,
+                                                         ContentionPolicy contention) {
   if (num_threads < 0) return InvalidArgument("thread pool size must be >= 0, got " + std::to_string(num_threads));
-  if (num_threads == 0) num_threads = std::max(1u, std::thread::hardware_concurrency());
+  if (num_threads == 0) num_threads = UsableCpuCount();
 #ifdef _OPENMP
   if (backend == PoolBackend::kDefault) backend = PoolBackend::kOpenMp;
 #else
@@ -29,6 +37,7 @@ StatusOr<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads, PoolBa
   std::unique_ptr<ThreadPool> pool(new ThreadPool());
   pool->num_threads_ = num_threads;
   pool->backend_ = backend;
+  pool->governor_ = std::make_unique<ContentionGovernor>(num_threads, contention);
   if (backend == PoolBackend::kOpenMp) return pool;
   try {
     pool->workers_.reserve(num_threads - 1);
@@ -73,10 +82,13 @@ void ThreadPool::WorkerLoop() {
   }
 }
 
-void ThreadPool::RunOnOpenMp(Job* job) {
+void ThreadPool::RunOnOpenMp(Job* job, int threads) {
 #ifdef _OPENMP
   const ThreadPool* outer = tls_inside;
-#pragma omp parallel num_threads(num_threads_)
+  // A oneDNN kernel run at reduced width turns dynamic teams on for this thread (dnnl_kernel.cc); this region must
+  // get the team it asks for.
+  if (omp_get_dynamic()) omp_set_dynamic(0);
+#pragma omp parallel num_threads(threads)
   {
     // Nested calls from inside the job (on any of the region's threads) run serially, as on kThreads workers.
     const ThreadPool* saved = tls_inside;
@@ -93,7 +105,7 @@ void ThreadPool::RunOnOpenMp(Job* job) {
 void ThreadPool::ParallelFor(size_t n, RangeFn fn, size_t grain) {
   if (n == 0) return;
   grain = std::max<size_t>(grain, 1);
-  const size_t threads = static_cast<size_t>(num_threads_);
+  const size_t threads = static_cast<size_t>(governor_->Threads());
   if (threads == 1 || n <= grain || tls_inside == this || !run_mu_.try_lock()) {
     fn(0, n);
     return;
@@ -102,7 +114,7 @@ void ThreadPool::ParallelFor(size_t n, RangeFn fn, size_t grain) {
   size_t chunk = std::max(grain, (n + threads * 4 - 1) / (threads * 4));
   Job job{fn, n, chunk};
   if (backend_ == PoolBackend::kOpenMp) {
-    RunOnOpenMp(&job);
+    RunOnOpenMp(&job, static_cast<int>(threads));
     run_mu_.unlock();
     return;
   }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "rt/cpu/contention_governor.h"
 #include "rt/task.h"
 
 namespace ge::rt {
@@ -27,15 +28,19 @@ enum class PoolBackend { kDefault, kOpenMp, kThreads };
 
 class ThreadPool final : public IntraOpPool {
  public:
-  // |num_threads| total workers including the caller; 0 means std::thread::hardware_concurrency(). kDefault:
-  // kOpenMp where the build has OpenMP, else kThreads; kOpenMp without it is InvalidArgument.
-  static StatusOr<std::unique_ptr<ThreadPool>> Create(int num_threads, PoolBackend backend = PoolBackend::kDefault);
+  // |num_threads| total workers including the caller; 0 means UsableCpuCount() (affinity and cgroup quota).
+  // kDefault: kOpenMp where the build has OpenMP, else kThreads; kOpenMp without it is InvalidArgument.
+  // |contention| picks how many of them each region uses when other processes take the CPU (ContentionGovernor).
+  static StatusOr<std::unique_ptr<ThreadPool>> Create(int num_threads, PoolBackend backend = PoolBackend::kDefault,
+                                                      ContentionPolicy contention = ContentionPolicy::kAdaptive);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   // Threads that can run one ParallelFor (workers + the caller).
   int num_threads() const override { return num_threads_; }
+  int active_threads() override { return governor_->Threads(); }
+  const ContentionGovernor& governor() const { return *governor_; }
   PoolBackend backend() const { return backend_; }
 
   // Calls fn(begin, end) over disjoint ranges covering [0, n), each at least |grain| long (except the last),
@@ -47,10 +52,11 @@ class ThreadPool final : public IntraOpPool {
   ThreadPool() = default;
   void WorkerLoop();
   static void RunChunks(Job* job);
-  void RunOnOpenMp(Job* job);
+  void RunOnOpenMp(Job* job, int threads);
 
   int num_threads_ = 1;
   PoolBackend backend_ = PoolBackend::kThreads;
+  std::unique_ptr<ContentionGovernor> governor_;
   std::vector<std::thread> workers_;  // kThreads
   std::mutex run_mu_;  // held by the caller whose job owns the pool
   std::mutex mu_;      // guards the fields below

@@ -1,5 +1,7 @@
 #include "rt/cpu/thread_pool.h"
 
+#include "rt/cpu/cpu_quota.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -17,8 +19,10 @@ class ThreadPoolTest : public ::testing::TestWithParam<PoolBackend> {
       GTEST_SKIP() << "this build has no OpenMP";
     }
   }
+  // Full width always: these tests are about the pool, not about the governor (which a loaded CI machine could
+  // otherwise trigger).
   std::unique_ptr<ThreadPool> MakePool(int n) {
-    auto p = ThreadPool::Create(n, GetParam());
+    auto p = ThreadPool::Create(n, GetParam(), ContentionPolicy::kFullThreads);
     EXPECT_TRUE(p.ok()) << p.status().ToString();
     return p.ok() ? std::move(*p) : nullptr;
   }
@@ -86,6 +90,34 @@ TEST_P(ThreadPoolTest, TwoThreadsRunAtOnce) {
     if (inside.load() >= 2) met = true;
   });
   EXPECT_TRUE(met.load());
+}
+
+TEST_P(ThreadPoolTest, OneThreadPolicyRunsEverythingOnTheCaller) {
+  auto p = ThreadPool::Create(4, GetParam(), ContentionPolicy::kOneThread);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ((*p)->num_threads(), 4);  // kernels are still prepared for four
+  EXPECT_EQ((*p)->active_threads(), 1);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> elsewhere{0};
+  std::atomic<size_t> covered{0};
+  (*p)->ParallelFor(10000, [&](size_t b, size_t e) {
+    if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
+    covered.fetch_add(e - b);
+  });
+  EXPECT_EQ(elsewhere.load(), 0);
+  EXPECT_EQ(covered.load(), 10000u);
+}
+
+TEST_P(ThreadPoolTest, FullThreadsPolicyKeepsItsWidth) {
+  auto pool = MakePool(3);
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(pool->active_threads(), 3);
+  EXPECT_EQ(pool->governor().degradations(), 0u);
+}
+
+TEST_P(ThreadPoolTest, ZeroThreadsMeansTheUsableCpus) {
+  auto p = ThreadPool::Create(0, GetParam());
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ((*p)->num_threads(), UsableCpuCount());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ThreadPoolTest, ::testing::Values(PoolBackend::kOpenMp, PoolBackend::kThreads));

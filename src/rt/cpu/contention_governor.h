@@ -1,0 +1,60 @@
+// Keeps intra-op parallelism from collapsing when another process shares the CPU.
+//
+// A parallel region ends only when its slowest thread does; oneDNN and OpenMP split work statically, so with a
+// neighbour taking cores, every region waits for a descheduled thread to be scheduled again and a model's latency
+// becomes nodes x scheduler slice. The governor watches the process's involuntary context switches (the kernel
+// preempting our threads: the sign that runnable threads outnumber the cores we get) and, while they come, lets
+// kernels run on one thread, which never waits on another. It probes full width again after a hold that doubles
+// while contention persists (up to kMaxHold) and resets after a quiet window.
+//
+// Thread-safe: Threads() may be called from any thread; one caller at a time samples the probe.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+
+#include "rt/device.h"
+
+namespace ge::rt {
+
+// Where the governor reads the time and the preemption count; replaced in tests.
+struct ContentionProbe {
+  std::function<int64_t()> now_ns;                 // a monotonic clock
+  std::function<uint64_t()> involuntary_switches;  // cumulative, for the whole process
+  static ContentionProbe System();                 // steady_clock and getrusage(RUSAGE_SELF).ru_nivcsw
+};
+
+class ContentionGovernor {
+ public:
+  static constexpr int64_t kWindowNs = 10'000'000;    // one observation
+  static constexpr uint64_t kSwitchesPerWindow = 2;   // this many preemptions in a window mean contention
+  static constexpr int64_t kMinHoldNs = 100'000'000;  // first time at one thread
+  static constexpr int64_t kMaxHoldNs = 2'000'000'000;
+
+  ContentionGovernor(int full_threads, ContentionPolicy policy, ContentionProbe probe = ContentionProbe::System());
+
+  // Threads the next parallel region should use: full_threads or 1.
+  int Threads();
+  int full_threads() const { return full_threads_; }
+  // Times the governor has dropped to one thread (for reports and tests).
+  uint64_t degradations() const { return degradations_.load(std::memory_order_relaxed); }
+
+ private:
+  void Sample(int64_t now);
+
+  const int full_threads_;
+  const ContentionPolicy policy_;
+  const ContentionProbe probe_;
+  std::atomic<int> threads_;
+  std::atomic<int64_t> next_sample_ns_;
+  std::atomic<uint64_t> degradations_{0};
+  std::mutex mu_;  // guards the fields below; try-locked by the one caller that samples
+  int64_t window_start_ns_ = 0;
+  uint64_t window_start_switches_ = 0;
+  int64_t hold_ns_ = kMinHoldNs;
+  int64_t degraded_until_ns_ = 0;
+  bool probing_ = false;  // back at full width after a hold; contention now doubles the hold
+};
+
+}  // namespace ge::rt
