@@ -10,6 +10,7 @@
 #include "compiler/model_compiler.h"
 #include "runtime/v2/lowering/execute_plan.h"
 #include "runtime/v2/lowering/static_island.h"
+#include "rt/cpu/cpu_quota.h"
 #include "flags.h"
 #include "io_util.h"
 #include "ir/dump.h"
@@ -65,8 +66,11 @@ int CompileCommand(int argc, char** argv) {
   }
   auto external = flags.GetInt("external_weight", 0, 0, 2);
   if (!external.ok()) return Fail(external.status());
-  auto threads = flags.GetInt("threads", 1, 1, 1024);
+  // The threads kernels are chosen and weights prepacked for; 0 (the default): the CPUs this process may use, as
+  // `ge run` defaults to, so that a model compiled and run on one machine needs no weight reorder at load.
+  auto threads = flags.GetInt("threads", 0, 0, 1024);
   if (!threads.ok()) return Fail(threads.status());
+  if (*threads == 0) *threads = rt::UsableCpuCount();
 
   compiler::CompileOptions options;
   options.lower_for_runtime_v2 = runtime::v2::PlanExecuteGraphsForOm;

@@ -11,7 +11,7 @@ void Usage() {
   std::fprintf(stderr,
                "usage: ge <command> [flags]\n"
                "  ge compile --model=M.onnx|M.geir --output=M.om [--input_shape=\"name:1,3,224,224;...\"]\n"
-               "         [--precision_mode=fp32|allow_bf16] [--external_weight=0] [--threads=N]\n"
+               "         [--precision_mode=fp32|allow_bf16] [--external_weight=0] [--threads=N (default: as ge run)]\n"
                "         [--option=KEY=VALUE ...] [--target=native|x86-64-v2|v3|v4] [--tune] [--runtime=auto|v1|v2] [--json]\n"
                "  ge inspect M.om [--json]\n"
                "  ge run --model=M.om|M.onnx [--input=FILE.npy | --input=NAME=FILE.npy ...] [--output_dir=DIR]\n"

@@ -203,9 +203,8 @@ StatusOr<KernelChoice> ChooseKernel(const exec::PrepareRequest& request) {
       PackedWeights p;
       p.input = w.input;
       const dnnl::memory::desc md = w.memory.get_desc();
-      // Only blocked layouts are described by packed_layout (packed_layout.h); others (Winograd's transformed
-      // weights) are reordered at load.
-      if (md.data.format_kind != dnnl_blocked) continue;
+      // Blocked layouts and Winograd's transformed weights (packed_layout.h); anything else is reordered at load.
+      if (md.data.format_kind != dnnl_blocked && md.data.format_kind != dnnl_format_kind_wino) continue;
       p.layout = EncodePackedLayout(md);
       const auto* data = static_cast<const uint8_t*>(w.memory.get_data_handle());
       p.bytes.assign(data, data + md.get_size());

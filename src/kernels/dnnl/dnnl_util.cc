@@ -234,6 +234,13 @@ dnnl::memory WeightsMemory(DnnlKernel* k, const OpView& v, int input, const dnnl
                                " have a corrupt layout description");
     }
     if (stored == chosen) return k->ConstMemory(chosen, c->raw_data());
+    if (stored.data.format_kind == dnnl_format_kind_wino) {
+      // oneDNN converts plain weights into Winograd's layout, never out of it: these bytes serve only the exact
+      // primitive they were made for.
+      throw PackedWeightsError("the prepacked Winograd weights of input " + std::to_string(input) +
+                               " were transformed for another CPU or thread count than this load's; compile the "
+                               "model on this machine with the same --threads as the run");
+    }
   }
   if (c == nullptr && v.variable_in(input) && chosen != plain) {
     // A session variable (variable acceleration): converted into the primitive's layout in a buffer of the

@@ -38,6 +38,16 @@ bool BlockingInside(const dnnl_memory_desc_t& d, size_t bytes, size_t elem_bytes
   return last < limit;
 }
 
+// Winograd's transformed weights: oneDNN's own layout, opaque to us. A primitive reads wino_desc.size bytes; the
+// desc is used only when it equals the one the primitive picks here (WeightsMemory), so beyond the size and the
+// format tag nothing in it is trusted.
+bool WinoInside(const dnnl_memory_desc_t& d, size_t bytes) {
+  const dnnl_wino_desc_t& w = d.format_desc.wino_desc;
+  if (d.data_type != dnnl_f32 || d.offset0 != 0) return false;
+  if (w.wino_format < dnnl_wino_wei_aaOIoi || w.wino_format > dnnl_wino_wei_OBaaIBOIio) return false;
+  return w.size > 0 && w.size <= bytes;
+}
+
 }  // namespace
 
 std::string EncodePackedLayout(const dnnl::memory::desc& md) {
@@ -65,9 +75,13 @@ bool DecodePackedLayout(const std::string& text, const Dims& dims, size_t bytes,
   for (int i = 0; i < d.ndims; ++i) {
     if (d.dims[i] != dims[i]) return false;
   }
-  if ((d.data_type != dnnl_f32 && d.data_type != dnnl_bf16) || d.format_kind != dnnl_blocked || d.extra.flags != 0) {
-    return false;
+  if ((d.data_type != dnnl_f32 && d.data_type != dnnl_bf16) || d.extra.flags != 0) return false;
+  if (d.format_kind == dnnl_format_kind_wino) {
+    if (!WinoInside(d, bytes)) return false;
+    *md = dnnl::memory::desc(d);
+    return true;
   }
+  if (d.format_kind != dnnl_blocked) return false;
   if (!BlockingInside(d, bytes, d.data_type == dnnl_f32 ? 4 : 2)) return false;
   *md = dnnl::memory::desc(d);
   return md->get_size() <= bytes;
