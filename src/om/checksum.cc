@@ -30,7 +30,20 @@ uint32_t SoftwareCrc(uint32_t c, const uint8_t* p, size_t n) {
 }
 
 #if defined(__x86_64__)
-__attribute__((target("sse4.2"))) uint32_t HardwareCrc(uint32_t c, const uint8_t* p, size_t n) {
+// The crc32 instruction has a latency of three cycles and a throughput of one: one dependent chain runs at a third
+// of the speed the unit allows. Long buffers run as three chains over adjacent stripes, joined by shifting a chain's
+// CRC over the following stripe's length: crc(x, A ++ B) = shift_|B|(crc(x, A)) ^ crc(0, B), shift being linear
+// over GF(2), so four byte tables apply it.
+constexpr size_t kStripe = 4096;  // bytes per chain and round
+
+struct Shift {
+  std::array<std::array<uint32_t, 256>, 4> table;
+  uint32_t Apply(uint32_t c) const {
+    return table[0][c & 0xFF] ^ table[1][(c >> 8) & 0xFF] ^ table[2][(c >> 16) & 0xFF] ^ table[3][c >> 24];
+  }
+};
+
+__attribute__((target("sse4.2"))) uint32_t SerialHardwareCrc(uint32_t c, const uint8_t* p, size_t n) {
   uint64_t c64 = c;
   for (; n >= 8; n -= 8, p += 8) {
     uint64_t w;
@@ -40,6 +53,44 @@ __attribute__((target("sse4.2"))) uint32_t HardwareCrc(uint32_t c, const uint8_t
   c = static_cast<uint32_t>(c64);
   for (; n > 0; --n, ++p) c = _mm_crc32_u8(c, *p);
   return c;
+}
+
+// The map c -> crc(c, kStripe zero bytes), from the images of the 32 basis vectors.
+Shift MakeStripeShift() {
+  static const std::array<uint8_t, kStripe> zeros{};
+  std::array<uint32_t, 32> column{};
+  for (int bit = 0; bit < 32; ++bit) column[bit] = SerialHardwareCrc(uint32_t{1} << bit, zeros.data(), kStripe);
+  Shift s{};
+  for (int k = 0; k < 4; ++k) {
+    for (uint32_t b = 0; b < 256; ++b) {
+      uint32_t v = 0;
+      for (int i = 0; i < 8; ++i) {
+        if (b & (1u << i)) v ^= column[8 * k + i];
+      }
+      s.table[k][b] = v;
+    }
+  }
+  return s;
+}
+
+__attribute__((target("sse4.2"))) uint32_t HardwareCrc(uint32_t c, const uint8_t* p, size_t n) {
+  if (n >= 3 * kStripe) {
+    static const Shift shift = MakeStripeShift();
+    for (; n >= 3 * kStripe; n -= 3 * kStripe, p += 3 * kStripe) {
+      uint64_t a = c, b = 0, d = 0;
+      for (size_t i = 0; i < kStripe; i += 8) {
+        uint64_t wa, wb, wd;
+        std::memcpy(&wa, p + i, 8);
+        std::memcpy(&wb, p + kStripe + i, 8);
+        std::memcpy(&wd, p + 2 * kStripe + i, 8);
+        a = _mm_crc32_u64(a, wa);
+        b = _mm_crc32_u64(b, wb);
+        d = _mm_crc32_u64(d, wd);
+      }
+      c = shift.Apply(shift.Apply(static_cast<uint32_t>(a)) ^ static_cast<uint32_t>(b)) ^ static_cast<uint32_t>(d);
+    }
+  }
+  return SerialHardwareCrc(c, p, n);
 }
 #endif
 

@@ -25,6 +25,33 @@ TEST(Crc32c, KnownVectors) {
   EXPECT_EQ(Crc32c(0, nullptr, 0), 0u);
 }
 
+// Long buffers run as interleaved chains joined by a shift (checksum.cc): every length around the stripe
+// boundaries, any start offset and any continuation equal the bitwise definition.
+TEST(Crc32c, LongBuffersEqualTheBitwiseDefinition) {
+  auto bitwise = [](uint32_t crc, const uint8_t* p, size_t n) {
+    uint32_t c = ~crc;
+    for (size_t i = 0; i < n; ++i) {
+      c ^= p[i];
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+    }
+    return ~c;
+  };
+  std::vector<uint8_t> data(3 * 4096 * 3 + 123);
+  uint32_t x = 12345;
+  for (uint8_t& b : data) {
+    x = x * 1103515245u + 12345u;
+    b = static_cast<uint8_t>(x >> 16);
+  }
+  for (size_t n : {size_t{0}, size_t{7}, size_t{3 * 4096 - 1}, size_t{3 * 4096}, size_t{3 * 4096 + 1},
+                   size_t{3 * 4096 + 8}, size_t{2 * 3 * 4096 + 5}, data.size() - 1}) {
+    for (size_t offset : {size_t{0}, size_t{1}}) {
+      if (offset + n > data.size()) continue;
+      EXPECT_EQ(Crc32c(0, data.data() + offset, n), bitwise(0, data.data() + offset, n)) << n << " at " << offset;
+      EXPECT_EQ(Crc32c(0xDEADBEEFu, data.data() + offset, n), bitwise(0xDEADBEEFu, data.data() + offset, n)) << n;
+    }
+  }
+}
+
 TEST(Isa, NamesAndChecks) {
   EXPECT_EQ(IsaFeatureNames(kIsaAvx2 | kIsaAvx512F), "AVX2, AVX-512F");
   EXPECT_EQ(IsaFeatureNames(uint64_t{1} << 40), "bit 40");
