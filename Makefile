@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build demo test clean fuzz bench bench-ort bench-kernels mutate mutate-known
+.PHONY: all deps configure build demo test clean fuzz bench bench-ort bench-ops bench-kernels mutate mutate-known
 
 all: build
 
@@ -49,6 +49,13 @@ BENCH_NEIGHBOUR ?=
 bench: deps build
 	@$(if $(BENCH_CPU),BUILD=$(BUILD) scripts/as_cpu.sh $(BENCH_CPU)) /usr/bin/python3 bench/run_bench.py --ge $(BUILD)/bin/ge --out $(BUILD)/bench --models="$(BENCH_MODELS)" \
 		--threads=$(BENCH_THREADS) --iters=$(BENCH_ITERS) --options="$(BENCH_OPTIONS)" $(if $(BENCH_NEIGHBOUR),--neighbour)
+
+# make bench-ops: one-node models of the ops real models use over real shapes, ge vs ONNX Runtime, worst first
+# (bench/README.md); needs `make bench-ort`. BENCH_OPS_FILTER=Resize runs the cases whose family or name matches.
+BENCH_OPS_FILTER ?=
+bench-ops: deps build
+	@/usr/bin/python3 bench/op_sweep.py --ge $(BUILD)/bin/ge --out $(BUILD)/bench --threads=$(BENCH_THREADS) \
+		--filter="$(BENCH_OPS_FILTER)"
 
 # Kernel micro-benchmarks (Google Benchmark): every bin/*_benchmark of the build, one after another.
 bench-kernels: deps build
