@@ -10,8 +10,10 @@
 #include "kernels/exec/concat_scale_shift_kernel.h"
 #include "kernels/exec/copy_kernel.h"
 #include "kernels/exec/gather_kernel.h"
+#include "kernels/exec/instance_norm_kernel.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/matmul_kernel.h"
+#include "kernels/exec/pad_kernel.h"
 #include "kernels/exec/ref_adapter.h"
 #include "kernels/exec/slice_kernel.h"
 #include "kernels/exec/split_kernel.h"
@@ -51,7 +53,9 @@ constexpr FastEntry kFastKernels[] = {
     {OpId::kIdentity, PrepareCopy}, {OpId::kReshape, PrepareCopy}, {OpId::kFlatten, PrepareCopy},
     {OpId::kSqueeze, PrepareCopy}, {OpId::kUnsqueeze, PrepareCopy}, {OpId::kDropout, PrepareCopy},
     {OpId::kTranspose, PrepareTranspose}, {OpId::kSlice, PrepareSlice}, {OpId::kSplit, PrepareSplit},
-    {OpId::kWhere, PrepareWhere}, {OpId::kGather, PrepareGather},
+    {OpId::kWhere, PrepareWhere}, {OpId::kGather, PrepareGather}, {OpId::kPad, PreparePad},
+    // normalization
+    {OpId::kInstanceNormalization, PrepareInstanceNorm},
     // constant-weight matrix products on the packed AVX2 SGEMM
     {OpId::kMatMul, PrepareMatMulPacked}, {OpId::kGemm, PrepareMatMulPacked},
 };
