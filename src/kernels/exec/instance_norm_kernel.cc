@@ -1,6 +1,8 @@
 #include "kernels/exec/instance_norm_kernel.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "base/format.h"
 #include "kernels/exec/kernel_util.h"
@@ -69,10 +71,33 @@ PlaneLoops PickLoops(IsaLevel max_level) {
   return {SumBaseline, SquaredDeviationsBaseline, NormalizeBaseline};
 }
 
+// Few planes (GroupNorm with one group, a 3-channel image) leave threads idle: such planes are cut into chunks of at
+// least kMinChunk elements, up to kSplitUnits units in all, whose sums are taken in parallel and added in chunk order
+// (the cut depends only on the shape, so results do not depend on the thread count).
+constexpr int64_t kSplitUnits = 16;
+constexpr int64_t kMinChunk = 16 * 1024;
+
+int64_t ChunksPerPlane(int64_t planes, int64_t plane_size) {
+  if (planes >= kSplitUnits / 2) return 1;
+  const int64_t wanted = (kSplitUnits + planes - 1) / planes;
+  return std::max<int64_t>(1, std::min(wanted, plane_size / kMinChunk));
+}
+
+// Per-binding scratch of the chunked path: one partial sum per chunk, then each plane's mean and multiplier.
+struct ChunkState : KernelState {
+  std::vector<double> partial, mean, multiplier;
+};
+
 class InstanceNormKernel final : public PreparedKernel {
  public:
   InstanceNormKernel(int64_t planes, int64_t channels, int64_t plane_size, double epsilon, PlaneLoops loops)
-      : planes_(planes), channels_(channels), plane_size_(plane_size), epsilon_(epsilon), loops_(loops) {
+      : planes_(planes),
+        channels_(channels),
+        plane_size_(plane_size),
+        chunks_(ChunksPerPlane(planes, plane_size)),
+        chunk_size_((plane_size + chunks_ - 1) / chunks_),
+        epsilon_(epsilon),
+        loops_(loops) {
     fn_ = &Task;
     num_inputs_ = 3;
     num_outputs_ = 1;
@@ -80,12 +105,57 @@ class InstanceNormKernel final : public PreparedKernel {
   const char* impl_name() const override { return "exec.instance_norm"; }
 
  private:
+  StatusOr<std::unique_ptr<KernelState>> CreateState() const override {
+    if (chunks_ == 1) return std::unique_ptr<KernelState>();
+    auto st = std::make_unique<ChunkState>();
+    st->partial.assign(static_cast<size_t>(planes_ * chunks_), 0.0);
+    st->mean.assign(static_cast<size_t>(planes_), 0.0);
+    st->multiplier.assign(static_cast<size_t>(planes_), 0.0);
+    return std::unique_ptr<KernelState>(std::move(st));
+  }
+
+  double Multiplier(double sum_of_squares, float scale) const {
+    const double var = sum_of_squares / static_cast<double>(plane_size_);
+    return static_cast<double>(scale) / std::sqrt(var + epsilon_);
+  }
+
   void NormalizePlane(const float* x, float scale, float bias, float* y) const {
     const int64_t s = plane_size_;
     const double mean = loops_.sum(x, s) / static_cast<double>(s);
-    const double var = loops_.squared_deviations(x, s, mean) / static_cast<double>(s);
-    const double a = static_cast<double>(scale) / std::sqrt(var + epsilon_);
+    const double a = Multiplier(loops_.squared_deviations(x, s, mean), scale);
     loops_.normalize(x, s, mean, a, static_cast<double>(bias), y);
+  }
+
+  // Calls body(plane, offset, length) for each chunk of units [u0, u1) (unit = plane * chunks_ + chunk).
+  template <typename Body>
+  void ForChunks(rt::TaskContext& ctx, Body&& body) const {
+    ParallelUnits(ctx, planes_ * chunks_, chunk_size_, [&](int64_t u0, int64_t u1) {
+      for (int64_t u = u0; u < u1; ++u) {
+        const int64_t plane = u / chunks_, begin = (u % chunks_) * chunk_size_;
+        const int64_t len = std::min(chunk_size_, plane_size_ - begin);
+        if (len > 0) body(u, plane, plane * plane_size_ + begin, len);
+      }
+    });
+  }
+
+  void RunChunked(const float* x, const float* scale, const float* bias, float* y, ChunkState& st,
+                  rt::TaskContext& ctx) const {
+    double* partial = st.partial.data();
+    auto plane_total = [&](int64_t plane) {
+      double t = 0;
+      for (int64_t k = 0; k < chunks_; ++k) t += partial[plane * chunks_ + k];
+      return t;
+    };
+    std::fill(st.partial.begin(), st.partial.end(), 0.0);
+    ForChunks(ctx, [&](int64_t u, int64_t, int64_t off, int64_t len) { partial[u] = loops_.sum(x + off, len); });
+    for (int64_t p = 0; p < planes_; ++p) st.mean[p] = plane_total(p) / static_cast<double>(plane_size_);
+    ForChunks(ctx, [&](int64_t u, int64_t p, int64_t off, int64_t len) {
+      partial[u] = loops_.squared_deviations(x + off, len, st.mean[p]);
+    });
+    for (int64_t p = 0; p < planes_; ++p) st.multiplier[p] = Multiplier(plane_total(p), scale[p % channels_]);
+    ForChunks(ctx, [&](int64_t, int64_t p, int64_t off, int64_t len) {
+      loops_.normalize(x + off, len, st.mean[p], st.multiplier[p], static_cast<double>(bias[p % channels_]), y + off);
+    });
   }
 
   static Status Task(void* args, rt::TaskContext& ctx) {
@@ -97,6 +167,10 @@ class InstanceNormKernel final : public PreparedKernel {
     auto* y = static_cast<float*>(binding.io.outputs[0]);
     const int64_t s = k.plane_size_;
     if (s == 0) return Status::Ok();
+    if (k.chunks_ > 1) {
+      k.RunChunked(x, scale, bias, y, static_cast<ChunkState&>(*binding.state), ctx);
+      return Status::Ok();
+    }
     ParallelUnits(ctx, k.planes_, s, [&](int64_t p0, int64_t p1) {
       for (int64_t p = p0; p < p1; ++p) {
         const int64_t c = p % k.channels_;
@@ -106,7 +180,7 @@ class InstanceNormKernel final : public PreparedKernel {
     return Status::Ok();
   }
 
-  int64_t planes_, channels_, plane_size_;
+  int64_t planes_, channels_, plane_size_, chunks_, chunk_size_;
   double epsilon_;
   PlaneLoops loops_;
 };

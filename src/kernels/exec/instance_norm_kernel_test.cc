@@ -98,7 +98,12 @@ TEST(InstanceNormKernel, LargeShapesOnAThreadPool) {
   ExpectAllBuildsMatchRef(NormCase({1, 32, 64, 64}, rng), pool->get());
   ExpectAllBuildsMatchRef(NormCase({1, 512, 16000}, rng, false), pool->get());
   ExpectAllBuildsMatchRef(NormCase({3, 33, 45, 47}, rng), pool->get());
+  // Fewer planes than threads: each plane's sums in chunks (GroupNorm with one group, a 3-channel image).
   ExpectAllBuildsMatchRef(NormCase({1, 1, 300000}, rng), pool->get());
+  ExpectAllBuildsMatchRef(NormCase({1, 3, 256, 256}, rng, false), pool->get());
+  ExpectAllBuildsMatchRef(NormCase({1, 2, 70001}, rng, true, 500, 501), pool->get());
+  ExpectAllBuildsMatchRef(NormCase({2, 3, 40000}, rng), pool->get());
+  ExpectAllBuildsMatchRef(NormCase({1, 2, 70001}, rng));  // chunks without a pool
 }
 
 TEST(InstanceNormKernel, OtherRequestsStayOnRef) {
