@@ -1,6 +1,7 @@
 #include "kernels/exec/pad_kernel.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -16,6 +17,9 @@ enum class PadMode { kConstant, kReflect, kEdge };
 
 // A source index of kFill along an axis: the position lies in a constant pad.
 constexpr int64_t kFill = -1;
+
+// Ranks above this stay on ref (the row odometer lives on the stack).
+constexpr size_t kMaxRank = 16;
 
 // Reflect's source for a position `src` outside [0, d): mirrored without repeating the edge, folding again while
 // the pad is wider than the dim (the reference kernel's rule).
@@ -148,7 +152,7 @@ void WriteRow(const PadPlan& p, const T* src, T fill, T* dst) {
 template <typename T>
 void WriteRows(const PadPlan& p, const T* x, T fill, T* y, int64_t r0, int64_t r1) {
   const int outer = static_cast<int>(p.outer_dims.size());
-  std::vector<int64_t> idx(static_cast<size_t>(outer));
+  std::array<int64_t, kMaxRank> idx{};
   int64_t rem = r0;
   for (int k = outer - 1; k >= 0; --k) {
     idx[k] = rem % p.outer_dims[k];
@@ -258,6 +262,7 @@ std::unique_ptr<PreparedKernel> PreparePad(const PrepareRequest& r) {
     }
   }
   const Dims& in = r.input_descs[0].shape.dims();
+  if (in.size() > kMaxRank) return nullptr;
   StatusOr<Dims> out = ops::shape_family::PaddedDims(in, pads);
   if (!out.ok() || *out != r.output_descs[0].shape.dims()) return nullptr;
   if (mode != PadMode::kConstant) {
