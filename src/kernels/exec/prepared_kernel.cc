@@ -186,8 +186,9 @@ StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& re
     }
   }
   GE_ASSIGN_OR_RETURN(std::unique_ptr<RefAdapter> ref, RefAdapter::Create(request));
-  // A fast kernel that declined only because dims vary (Where, Split, Gather prepare for fixed dims): runtime v2
-  // runs the shape-agnostic ref adapter while shapes churn and a fast kernel once a shape repeats.
+  // A fast kernel that declined only because dims vary (Where, Split, Gather, Pad, InstanceNormalization prepare for
+  // fixed dims): runtime v2 runs the shape-agnostic ref adapter while shapes churn and a fast kernel once a shape
+  // repeats.
   if (declined != nullptr && ref->shape_agnostic()) {
     PrepareRequest fixed = request;
     fixed.varying_input_dims.clear();
