@@ -10,8 +10,10 @@
 #include "kernels/exec/concat_scale_shift_kernel.h"
 #include "kernels/exec/copy_kernel.h"
 #include "kernels/exec/gather_kernel.h"
+#include "kernels/exec/instance_norm_kernel.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/matmul_kernel.h"
+#include "kernels/exec/pad_kernel.h"
 #include "kernels/exec/ref_adapter.h"
 #include "kernels/exec/slice_kernel.h"
 #include "kernels/exec/split_kernel.h"
@@ -51,7 +53,9 @@ constexpr FastEntry kFastKernels[] = {
     {OpId::kIdentity, PrepareCopy}, {OpId::kReshape, PrepareCopy}, {OpId::kFlatten, PrepareCopy},
     {OpId::kSqueeze, PrepareCopy}, {OpId::kUnsqueeze, PrepareCopy}, {OpId::kDropout, PrepareCopy},
     {OpId::kTranspose, PrepareTranspose}, {OpId::kSlice, PrepareSlice}, {OpId::kSplit, PrepareSplit},
-    {OpId::kWhere, PrepareWhere}, {OpId::kGather, PrepareGather},
+    {OpId::kWhere, PrepareWhere}, {OpId::kGather, PrepareGather}, {OpId::kPad, PreparePad},
+    // normalization
+    {OpId::kInstanceNormalization, PrepareInstanceNorm},
     // constant-weight matrix products on the packed AVX2 SGEMM
     {OpId::kMatMul, PrepareMatMulPacked}, {OpId::kGemm, PrepareMatMulPacked},
 };
@@ -182,8 +186,9 @@ StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& re
     }
   }
   GE_ASSIGN_OR_RETURN(std::unique_ptr<RefAdapter> ref, RefAdapter::Create(request));
-  // A fast kernel that declined only because dims vary (Where, Split, Gather prepare for fixed dims): runtime v2
-  // runs the shape-agnostic ref adapter while shapes churn and a fast kernel once a shape repeats.
+  // A fast kernel that declined only because dims vary (Where, Split, Gather, Pad, InstanceNormalization prepare for
+  // fixed dims): runtime v2 runs the shape-agnostic ref adapter while shapes churn and a fast kernel once a shape
+  // repeats.
   if (declined != nullptr && ref->shape_agnostic()) {
     PrepareRequest fixed = request;
     fixed.varying_input_dims.clear();
