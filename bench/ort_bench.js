@@ -3,9 +3,13 @@
 // Session: all graph optimizations, THREADS intra-op threads, 1 inter-op thread. Feeds INPUT.npy to the model's
 // first input (float32 or int64 .npy), else deterministic values for every input. 3 warm-up runs, then ITERS
 // timed runs. Prints one JSON line: {"model","ort_version","load_ms","median_ms","min_ms","iters","threads"}.
-// onnxruntime-node is found through NODE_PATH (see bench/README.md).
+// onnxruntime-node is found through NODE_PATH (see bench/README.md). With ORT_BENCH_PROFILE_DIR set, ORT's profiler
+// also runs (its files go there) and the line adds run_median_ms / run_min_ms: ORT's own "model_run" times, without
+// the Node binding's cost of handing the outputs to JavaScript (milliseconds for a few MB of output), which the
+// wall-clock median includes.
 const ort = require('onnxruntime-node');
 const fs = require('fs');
+const path = require('path');
 
 function readNpy(path) {  // little-endian float32 / int64 .npy, C order
   const buf = fs.readFileSync(path);
@@ -27,14 +31,28 @@ function syntheticInput(meta) {
   return new ort.Tensor('float32', Float32Array.from({ length: n }, (_, i) => Math.sin(i)), dims);
 }
 
+// The profiler's model_run durations of the timed runs (the 3 warm-up runs dropped), in ms.
+function profiledRuns(session, dir) {
+  session.endProfiling();
+  const files = fs.readdirSync(dir).filter(f => f.startsWith('ort_bench') && f.endsWith('.json'))
+                  .map(f => path.join(dir, f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  if (!files.length) throw new Error('ORT wrote no profile in ' + dir);
+  const runs = JSON.parse(fs.readFileSync(files[0], 'utf8')).filter(e => e.name === 'model_run')
+                 .map(e => e.dur / 1000).slice(3).sort((a, b) => a - b);
+  fs.unlinkSync(files[0]);
+  return runs.length ? { run_median_ms: runs[runs.length >> 1], run_min_ms: runs[0] } : {};
+}
+
 async function main() {
   const [model, itersArg, threadsArg, inputNpy] = process.argv.slice(2);
   if (!model) throw new Error('usage: node ort_bench.js MODEL.onnx [ITERS] [THREADS] [INPUT.npy]');
   const iters = parseInt(itersArg || '30'), threads = parseInt(threadsArg || '2');
+  const profileDir = process.env.ORT_BENCH_PROFILE_DIR;
   const t0 = process.hrtime.bigint();
   const session = await ort.InferenceSession.create(model, {
     executionProviders: ['cpu'], graphOptimizationLevel: 'all', intraOpNumThreads: threads, interOpNumThreads: 1,
-    executionMode: 'sequential', enableCpuMemArena: true, enableMemPattern: true });
+    executionMode: 'sequential', enableCpuMemArena: true, enableMemPattern: true,
+    ...(profileDir ? { enableProfiling: true, profileFilePrefix: path.join(profileDir, 'ort_bench') } : {}) });
   const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const feeds = {};
   session.inputNames.forEach((name, i) => {
@@ -50,7 +68,9 @@ async function main() {
   times.sort((a, b) => a - b);
   let version = null;
   try { version = require('onnxruntime-node/package.json').version; } catch (e) {}
-  console.log(JSON.stringify({ model, ort_version: version, load_ms: loadMs, median_ms: times[times.length >> 1],
-                               min_ms: times[0], iters, threads }));
+  const out = { model, ort_version: version, load_ms: loadMs, median_ms: times[times.length >> 1], min_ms: times[0],
+                iters, threads };
+  if (profileDir) Object.assign(out, profiledRuns(session, profileDir));
+  console.log(JSON.stringify(out));
 }
 main().catch(e => { console.error('ort_bench.js: ' + String(e && e.message || e)); process.exit(1); });

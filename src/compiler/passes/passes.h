@@ -38,6 +38,8 @@ std::unique_ptr<GraphPass> CreatePadFusionPass();
 // A float ReduceMean over exactly the spatial dims of an [N, C, spatial...] tensor -> GlobalAveragePool (+ Flatten
 // without keepdims), run by the engines in the activation's layout (reduce_mean_pool_pass.cc).
 std::unique_ptr<GraphPass> CreateReduceMeanPoolPass();
+// Einsum that is a (batched) matrix product -> Transpose/Reshape/MatMul; a permuting one-input Einsum -> Transpose.
+std::unique_ptr<GraphPass> CreateEinsumLoweringPass();
 // MatMul followed by an Add of a constant 1-D bias over the last dim (either operand order) -> ge::FusedMatMul(A, W,
 // bias), when nothing else reads the MatMul result.
 std::unique_ptr<GraphPass> CreateMatMulAddFusionPass();

@@ -30,6 +30,8 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
   // Fusion needs the simplified graph: BatchNorm folded into MatMul + Add first, constants folded into biases.
   PassManager finish;
   if (fusion == "1") {
+    // First: the MatMuls an Einsum becomes take part in the fusions below (attention, bias, activation).
+    finish.Add(CreateEinsumLoweringPass());
     finish.Add(CreateChannelShuffleFusionPass());
     finish.Add(CreatePadFusionPass());
     // LayerNormFusion before ReduceMeanPool: a [B, S, H] mean over H is also NCW's spatial mean, and as a
