@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build demo test clean fuzz bench bench-ort bench-ops bench-kernels mutate mutate-known
+.PHONY: all deps configure build demo test clean fuzz bench bench-ort bench-ops bench-zoo bench-kernels mutate mutate-known
 
 all: build
 
@@ -56,6 +56,13 @@ BENCH_OPS_FILTER ?=
 bench-ops: deps build
 	@/usr/bin/python3 bench/op_sweep.py --ge $(BUILD)/bin/ge --out $(BUILD)/bench --threads=$(BENCH_THREADS) \
 		--filter="$(BENCH_OPS_FILTER)"
+
+# make bench-zoo: 50 architectures (bench/zoo/models.py) exported from PyTorch, checked against it and timed beside ONNX
+# Runtime; build/bench/zoo.md and .json (bench/README.md). BENCH_ZOO_MODELS="resnet50 rnn" picks names or families.
+BENCH_ZOO_MODELS ?=
+bench-zoo: deps build
+	@/usr/bin/python3 bench/zoo/run_zoo.py --ge $(BUILD)/bin/ge --out $(BUILD)/bench --threads=$(BENCH_THREADS) \
+		$(BENCH_ZOO_MODELS)
 
 # Kernel micro-benchmarks (Google Benchmark): every bin/*_benchmark of the build, one after another.
 bench-kernels: deps build

@@ -2,7 +2,8 @@
 // usage: node ort_bench.js MODEL.onnx [ITERS=30] [THREADS=2] [INPUT.npy]
 // Session: all graph optimizations, THREADS intra-op threads, 1 inter-op thread. Feeds INPUT.npy to the model's
 // first input (float32 or int64 .npy), else deterministic values for every input. 3 warm-up runs, then ITERS
-// timed runs. Prints one JSON line: {"model","ort_version","load_ms","median_ms","min_ms","iters","threads"}.
+// timed runs. Prints one JSON line: {"model","ort_version","load_ms","median_ms","min_ms","iters","threads","rss_mb"}
+// (rss_mb: the process's peak RSS, Node.js included).
 // onnxruntime-node is found through NODE_PATH (see bench/README.md). With ORT_BENCH_PROFILE_DIR set, ORT's profiler
 // also runs (its files go there) and the line adds run_median_ms / run_min_ms: ORT's own "model_run" times, without
 // the Node binding's cost of handing the outputs to JavaScript (milliseconds for a few MB of output), which the
@@ -29,6 +30,16 @@ function syntheticInput(meta) {
   if (meta.type === 'int64') return new ort.Tensor('int64', BigInt64Array.from({ length: n }, (_, i) => BigInt(i % 997)), dims);
   if (meta.type === 'int32') return new ort.Tensor('int32', Int32Array.from({ length: n }, (_, i) => i % 997), dims);
   return new ort.Tensor('float32', Float32Array.from({ length: n }, (_, i) => Math.sin(i)), dims);
+}
+
+// The process's peak resident set (VmHWM), in MiB; null where /proc is not there.
+function peakRssMb() {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch (e) {
+    return null;
+  }
 }
 
 // The profiler's model_run durations of the timed runs (the 3 warm-up runs dropped), in ms.
@@ -69,7 +80,7 @@ async function main() {
   let version = null;
   try { version = require('onnxruntime-node/package.json').version; } catch (e) {}
   const out = { model, ort_version: version, load_ms: loadMs, median_ms: times[times.length >> 1], min_ms: times[0],
-                iters, threads };
+                iters, threads, rss_mb: peakRssMb() };
   if (profileDir) Object.assign(out, profiledRuns(session, profileDir));
   console.log(JSON.stringify(out));
 }
