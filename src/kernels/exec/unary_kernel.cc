@@ -20,35 +20,61 @@ UnaryKernel::UnaryKernel(rt::TaskFn fn, const char* impl, int64_t numel, const U
 namespace {
 
 // op is taken by value so its parameters live in registers (a store to y cannot alias them) and the loop
-// vectorizes. x and y may be the same address (in-place plans).
-template <typename T, typename Op>
-void UnaryLoop(const T* x, T* y, size_t begin, size_t end, Op op) {
-  for (size_t i = begin; i < end; ++i) y[i] = op(x[i]);
-}
+// vectorizes. x and y may be the same address (in-place plans). One build per LoopIsa: the functors are inline, so
+// each build vectorizes them at its width (FastExp, FastTanh, FastErf: 16 floats a step on AVX-512 against 4 on the
+// SSE2 baseline). The file compiles with -ffp-contract=off, so every build rounds alike.
+#define GE_UNARY_LOOP(Name, attr)                                           \
+  template <typename T, typename Op>                                         \
+  attr void Name(const T* x, T* y, size_t begin, size_t end, Op op) {        \
+    for (size_t i = begin; i < end; ++i) y[i] = op(x[i]);                    \
+  }
+GE_UNARY_LOOP(UnaryLoopAvx512, __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"))))
+GE_UNARY_LOOP(UnaryLoopAvx2, __attribute__((target("avx2,fma"))))
+GE_UNARY_LOOP(UnaryLoopBaseline, )
+#undef GE_UNARY_LOOP
 
 // The whole hot path: read the slots, loop, return.
-template <typename T, typename Op>
+template <typename T, typename Op, LoopIsa kIsa>
 Status UnaryTask(void* args, rt::TaskContext& ctx) {
   const auto& binding = *static_cast<const KernelBinding*>(args);
   const UnaryKernel* k = &BoundKernel<UnaryKernel>(binding);
   const T* x = static_cast<const T*>(binding.io.inputs[0]);
   T* y = static_cast<T*>(binding.io.outputs[0]);
   const Op op(k->params());
-  ParallelRange(ctx, k->numel(), [x, y, op](size_t b, size_t e) { UnaryLoop<T, Op>(x, y, b, e, op); });
+  ParallelRange(ctx, k->numel(), [x, y, op](size_t b, size_t e) {
+    if constexpr (kIsa == LoopIsa::kAvx512) {
+      UnaryLoopAvx512<T, Op>(x, y, b, e, op);
+    } else if constexpr (kIsa == LoopIsa::kAvx2) {
+      UnaryLoopAvx2<T, Op>(x, y, b, e, op);
+    } else {
+      UnaryLoopBaseline<T, Op>(x, y, b, e, op);
+    }
+  });
   return Status::Ok();
 }
 
-// Per op: the task for each supported storage type (nullptr: that dtype stays on ref).
+// One storage type's tasks, indexed by LoopIsa (all null: that dtype stays on ref).
+struct TaskSet {
+  rt::TaskFn by_isa[3] = {nullptr, nullptr, nullptr};
+};
+
+template <typename T, typename Op>
+constexpr TaskSet Tasks() {
+  return TaskSet{{&UnaryTask<T, Op, LoopIsa::kBaseline>, &UnaryTask<T, Op, LoopIsa::kAvx2>,
+                  &UnaryTask<T, Op, LoopIsa::kAvx512>}};
+}
+
+// Per op: the tasks for each supported storage type.
 struct UnaryEntry {
   const char* op;
-  rt::TaskFn f32, f64, i32, i64;
+  TaskSet f32, f64, i32, i64;
 };
 
 // clang-format off
-#define GE_FLOAT_ONLY(Op) {#Op, &UnaryTask<float, unary::Op>, &UnaryTask<double, unary::Op>, nullptr, nullptr}
+#define GE_FLOAT_ONLY(Op) {#Op, Tasks<float, unary::Op>(), Tasks<double, unary::Op>(), TaskSet{}, TaskSet{}}
 #define GE_NUMERIC(Op)                                                                                  \
-  {#Op, &UnaryTask<float, unary::Op>, &UnaryTask<double, unary::Op>, &UnaryTask<int32_t, unary::Op>, \
-   &UnaryTask<int64_t, unary::Op>}
+  {#Op, Tasks<float, unary::Op>(), Tasks<double, unary::Op>(), Tasks<int32_t, unary::Op>(),          \
+   Tasks<int64_t, unary::Op>()}
 
 constexpr UnaryEntry kUnaryOps[] = {
     GE_NUMERIC(Relu),         GE_NUMERIC(Neg),            GE_NUMERIC(Abs),            GE_NUMERIC(Sign),
@@ -62,27 +88,28 @@ constexpr UnaryEntry kUnaryOps[] = {
 #undef GE_NUMERIC
 
 constexpr UnaryEntry kPowOps[] = {
-    {"square", &UnaryTask<float, unary::Square>, &UnaryTask<double, unary::Square>, nullptr, nullptr},
-    {"copy", &UnaryTask<float, unary::Copy>, &UnaryTask<double, unary::Copy>, nullptr, nullptr},
-    {"half", &UnaryTask<float, unary::PowHalf>, &UnaryTask<double, unary::PowGeneric>, nullptr, nullptr},
-    {"generic", &UnaryTask<float, unary::PowGeneric>, &UnaryTask<double, unary::PowGeneric>, nullptr, nullptr},
+    {"square", Tasks<float, unary::Square>(), Tasks<double, unary::Square>(), TaskSet{}, TaskSet{}},
+    {"copy", Tasks<float, unary::Copy>(), Tasks<double, unary::Copy>(), TaskSet{}, TaskSet{}},
+    {"half", Tasks<float, unary::PowHalf>(), Tasks<double, unary::PowGeneric>(), TaskSet{}, TaskSet{}},
+    {"generic", Tasks<float, unary::PowGeneric>(), Tasks<double, unary::PowGeneric>(), TaskSet{}, TaskSet{}},
 };
 // clang-format on
 
-rt::TaskFn PickTask(const UnaryEntry& e, DataType dt, const char** impl) {
+rt::TaskFn PickTask(const UnaryEntry& e, DataType dt, IsaLevel max_isa, const char** impl) {
+  const int isa = static_cast<int>(PickLoopIsa(max_isa));
   switch (dt) {
     case DataType::kFloat:
       *impl = "exec.unary_f32";
-      return e.f32;
+      return e.f32.by_isa[isa];
     case DataType::kDouble:
       *impl = "exec.unary_f64";
-      return e.f64;
+      return e.f64.by_isa[isa];
     case DataType::kInt32:
       *impl = "exec.unary_i32";
-      return e.i32;
+      return e.i32.by_isa[isa];
     case DataType::kInt64:
       *impl = "exec.unary_i64";
-      return e.i64;
+      return e.i64.by_isa[isa];
     default:
       return nullptr;
   }
@@ -145,7 +172,7 @@ std::unique_ptr<PreparedKernel> PrepareUnary(const PrepareRequest& r) {
   for (const UnaryEntry& e : kUnaryOps) {
     if (op != e.op) continue;
     const char* impl = nullptr;
-    rt::TaskFn fn = PickTask(e, dt, &impl);
+    rt::TaskFn fn = PickTask(e, dt, r.max_isa, &impl);
     UnaryParams params;
     if (fn == nullptr || !FillParams(r, op, dt, &params)) return nullptr;
     return std::make_unique<UnaryKernel>(fn, impl, NumElements(r.input_descs[0].shape.dims()), params,
@@ -176,7 +203,7 @@ std::unique_ptr<PreparedKernel> PreparePowScalar(const PrepareRequest& r) {
   for (const UnaryEntry& entry : kPowOps) {
     if (std::strcmp(entry.op, mode) != 0) continue;
     const char* impl = nullptr;
-    rt::TaskFn fn = PickTask(entry, base.dtype, &impl);
+    rt::TaskFn fn = PickTask(entry, base.dtype, r.max_isa, &impl);
     if (fn == nullptr) return nullptr;
     return std::make_unique<UnaryKernel>(fn, impl, NumElements(base.shape.dims()), params, 2);
   }

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "kernels/exec/exec_test_util.h"
+#include "kernels/exec/unary_kernel.h"
 #include "rt/cpu/thread_pool.h"
 
 namespace ge::exec::testing {
@@ -63,12 +64,44 @@ TEST(UnaryKernel, Float32MatchesRefOnSpecialValues) {
   }
 }
 
-TEST(UnaryKernel, ExpAndSigmoidOverTheirWholeNormalRange) {
+TEST(UnaryKernel, ExpSigmoidTanhErfOverTheirWholeNormalRange) {
   std::vector<float> v;
   for (float x = -87.0f; x <= 88.5f; x += 0.0137f) v.push_back(x);
-  for (const char* op : {"Exp", "Sigmoid"}) {
+  // Tanh and Erf switch formulas at |x| = 0.55 and 1 (fast_math.h): dense around the switches and near 0.
+  for (float x = -4.5f; x <= 4.5f; x += 0.000731f) v.push_back(x);
+  for (float x = 1e-30f; x < 1.0f; x *= 1.37f) {
+    v.push_back(x);
+    v.push_back(-x);
+  }
+  for (const char* op : {"Exp", "Sigmoid", "Tanh", "Erf"}) {
     ExpectMatchesRef(OpCase{op, {Tensor::FromVector<float>(v, {static_cast<int64_t>(v.size())})}}, "exec.unary_f32",
                      kMathTol);
+  }
+}
+
+// Every loop build the CPU has (AVX-512, AVX2, baseline), each on the special values and a dense range.
+TEST(UnaryKernel, EveryLoopBuildMatchesRef) {
+  std::vector<float> v = SpecialValues();
+  for (float x = -12.0f; x <= 12.0f; x += 0.00917f) v.push_back(x);
+  const Tensor t = Tensor::FromVector<float>(v, {static_cast<int64_t>(v.size())});
+  for (const char* op : kFloatOps) {
+    OpCase c{op, {t}};
+    auto want = RunRef(c);
+    ASSERT_TRUE(want.ok()) << op;
+    for (IsaLevel isa : {IsaLevel::kNone, IsaLevel::kX86_64_V3, IsaLevel::kX86_64_V2}) {
+      SCOPED_TRACE(std::string(op) + " at " + IsaLevelName(isa));
+      auto p = PrepareCase(c);
+      ASSERT_TRUE(p.ok()) << p.status().ToString();
+      (*p)->request.max_isa = isa;
+      (*p)->kernel = PrepareUnary((*p)->request);
+      ASSERT_NE((*p)->kernel, nullptr);
+      auto binding = (*p)->kernel->NewBinding();
+      ASSERT_TRUE(binding.ok());
+      (*binding)->io = (*p)->binding->io;
+      (*p)->binding = std::move(*binding);
+      ASSERT_TRUE((*p)->Run().ok());
+      ExpectTensorNear((*p)->outputs[0], (*want)[0].tensor, kMathTol, op);
+    }
   }
 }
 

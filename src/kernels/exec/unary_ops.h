@@ -1,6 +1,7 @@
 // Per-element functors of the fast unary kernels. Each computes exactly what the reference kernel computes for the
-// same storage type (same formula, same compute type), so results are bit-identical to ref except Exp and Sigmoid
-// on float32, which use the vectorizable FastExp (within 1 ulp). Integer variants wrap like ref (Neg/Abs of the
+// same storage type (same formula, same compute type), so results are bit-identical to ref except Exp, Sigmoid, Tanh
+// and Erf on float32, which use the vectorizable FastExp (within 1 ulp), FastTanh and FastErf (within 3 ulp;
+// fast_math.h): libm's tanhf and erff are calls a loop cannot vectorize, 10-30x slower. Integer variants wrap like ref (Neg/Abs of the
 // minimum value). Parameters come from UnaryParams, filled once at Prepare.
 #pragma once
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <type_traits>
 
 #include "kernels/exec/fast_exp.h"
+#include "kernels/exec/fast_math.h"
 
 namespace ge::exec {
 
@@ -45,7 +47,25 @@ inline T ExpOf(T x) {
   };
 
 GE_EXEC_UNARY(Relu, x < T(0) ? T(0) : x)
-GE_EXEC_UNARY(Tanh, std::tanh(x))
+template <typename T>
+inline T TanhOf(T x) {
+  if constexpr (std::is_same_v<T, float>) {
+    return FastTanh(x);
+  } else {
+    return std::tanh(x);
+  }
+}
+
+template <typename T>
+inline T ErfOf(T x) {
+  if constexpr (std::is_same_v<T, float>) {
+    return FastErf(x);
+  } else {
+    return std::erf(x);
+  }
+}
+
+GE_EXEC_UNARY(Tanh, TanhOf(x))
 GE_EXEC_UNARY(Exp, ExpOf(x))
 GE_EXEC_UNARY(Log, std::log(x))
 GE_EXEC_UNARY(Sqrt, std::sqrt(x))
@@ -53,7 +73,7 @@ GE_EXEC_UNARY(Reciprocal, T(1) / x)
 GE_EXEC_UNARY(Floor, std::floor(x))
 GE_EXEC_UNARY(Ceil, std::ceil(x))
 GE_EXEC_UNARY(Round, std::nearbyint(x))  // half to even, as ref
-GE_EXEC_UNARY(Erf, std::erf(x))
+GE_EXEC_UNARY(Erf, ErfOf(x))
 // log(1 + exp(x)) without overflow, as ref.
 GE_EXEC_UNARY(Softplus, x > T(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)))
 GE_EXEC_UNARY(Square, x* x)  // Pow(x, 2): exact in double, so equal to ref's double computation
