@@ -160,9 +160,11 @@ class DecoderBlock(nn.Module):
         k = self.k(h).view(b, t, self.kv, self.hd).transpose(1, 2)
         v = self.v(h).view(b, t, self.kv, self.hd).transpose(1, 2)
         q, k = rotary(q, cos, sin), rotary(k, cos, sin)
+        # Grouped-query attention: each K/V head serves h / kv query heads. (torch 1.13 exports repeat_interleave at a
+        # dynamic length as a graph ONNX Runtime and ge both reject; an expand + reshape exports cleanly.)
         rep = self.h // self.kv
-        k = k.repeat_interleave(rep, 1)
-        v = v.repeat_interleave(rep, 1)
+        k = k[:, :, None].expand(b, self.kv, rep, t, self.hd).reshape(b, self.h, t, self.hd)
+        v = v[:, :, None].expand(b, self.kv, rep, t, self.hd).reshape(b, self.h, t, self.hd)
         att = (q @ k.transpose(-1, -2)) / math.sqrt(self.hd) + mask
         x = x + self.o((att.softmax(-1) @ v).transpose(1, 2).reshape(b, t, d))
         h = self.n2(x)
