@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <cstring>
+#include <tuple>
 
 #include "kernels/dnnl/dnnl_test_util.h"
 
@@ -91,6 +92,47 @@ TEST(DnnlConvTranspose, Shapes) {
   // output_padding past the transposed extent gives bias-only outputs (a negative oneDNN pad): declined.
   ExpectDeclined(make({1, 2, 4, 4}, {2, 2, 3, 3}, true, true,
                       Attrs({{"strides", AV::Ints({2, 2})}, {"output_padding", AV::Ints({1, 1})}})));
+}
+
+// [N, C, H, W] <-> the same values stored NHWC.
+Tensor Nhwc(const Tensor& nchw, bool to_nhwc) {
+  const Dims& d = nchw.dims();
+  Tensor out = Tensor::Create(DataType::kFloat, d).value();
+  const int64_t n = d[0], c = d[1], h = d[2], w = d[3];
+  const float* src = nchw.data<float>();
+  float* dst = out.data<float>();
+  for (int64_t a = 0; a < n; ++a)
+    for (int64_t ch = 0; ch < c; ++ch)
+      for (int64_t y = 0; y < h; ++y)
+        for (int64_t x = 0; x < w; ++x) {
+          const int64_t plain = ((a * c + ch) * h + y) * w + x, nhwc = ((a * h + y) * w + x) * c + ch;
+          if (to_nhwc) {
+            dst[nhwc] = src[plain];
+          } else {
+            dst[plain] = src[nhwc];
+          }
+        }
+  return out;
+}
+
+// Inside convolution chains ConvTranspose reads and writes the chain's NHWC activations.
+TEST(DnnlConvTranspose, NhwcActivations) {
+  std::mt19937 rng(6);
+  for (const auto& [x, w, stride] : {std::tuple<Dims, Dims, int64_t>{{1, 32, 7, 9}, {32, 16, 2, 2}, 2},
+                                     {{2, 8, 5, 5}, {8, 12, 4, 4}, 2}, {{1, 5, 6, 6}, {5, 7, 3, 3}, 1}}) {
+    Case c("ConvTranspose", {RandomTensor(x, rng), RandomTensor(w, rng, -1, 1), RandomTensor({w[1]}, rng)},
+           {false, true, true}, Attrs({{"strides", AV::Ints({stride, stride})}}));
+    auto want = RunRef(c);
+    ASSERT_TRUE(want.ok()) << want.status().ToString();
+    c.inputs[0] = Nhwc(c.inputs[0], true);
+    c.input_formats = {Format::kNHWC};
+    c.output_formats = {Format::kNHWC};
+    auto p = PrepareCase(c);
+    ASSERT_TRUE(p.ok()) << p.status().ToString();
+    ASSERT_NE((*p)->kernel, nullptr);
+    ASSERT_TRUE((*p)->Run().ok());
+    ExpectNear(Nhwc((*p)->outputs[0], false), (*want)[0].tensor, 1e-4, CaseName(c));
+  }
 }
 
 Case FusedConvCase(const std::string& act, std::vector<float> params, bool bias, bool sum, std::mt19937& rng,

@@ -90,7 +90,10 @@ KernelPtr PrepareConvTranspose(const OpView& v) {
     wd.push_back(p.w[i]);
     ws.push_back(stride);
   }
-  const dnnl::memory::desc src_md = PlainDesc(p.x), dst_md = PlainDesc(p.y), w_plain = StridedDesc(wd, ws);
+  // Activations in the slots' layouts (NHWC / NC1HWC0 inside convolution chains: no layout change around the
+  // chain's upsampling steps).
+  const dnnl::memory::desc src_md = ActivationDesc(v.in[0]), dst_md = ActivationDesc(v.out[0]),
+                           w_plain = StridedDesc(wd, ws);
   const dnnl::memory::desc w_md =
       v.const_in(1) || v.variable_in(1) ? dnnl::memory::desc(wd, ComputeType(v), dnnl::memory::format_tag::any) : w_plain;
   const dnnl::memory::desc b_md = PlainDesc({og * g});

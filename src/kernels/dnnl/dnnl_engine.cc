@@ -35,7 +35,7 @@ struct OpEntry {
 constexpr OpEntry kOps[] = {
     {OpId::kConv, ConvSupported, PrepareConv, true, true},
     {OpId::kGeFusedConv, ConvSupported, PrepareConv, true, true},
-    {OpId::kConvTranspose, ConvTransposeSupported, PrepareConvTranspose, false, true},
+    {OpId::kConvTranspose, ConvTransposeSupported, PrepareConvTranspose, true, true},
     {OpId::kMatMul, MatMulSupported, PrepareMatMul, false, true},
     {OpId::kGeFusedMatMul, MatMulSupported, PrepareMatMul, false, true},
     {OpId::kGemm, GemmSupported, PrepareGemm, false, true},
