@@ -13,6 +13,7 @@
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/matmul_kernel.h"
 #include "kernels/exec/ref_adapter.h"
+#include "kernels/exec/resize_kernel.h"
 #include "kernels/exec/slice_kernel.h"
 #include "kernels/exec/split_kernel.h"
 #include "kernels/exec/squeeze_excite_kernel.h"
@@ -52,6 +53,8 @@ constexpr FastEntry kFastKernels[] = {
     {OpId::kSqueeze, PrepareCopy}, {OpId::kUnsqueeze, PrepareCopy}, {OpId::kDropout, PrepareCopy},
     {OpId::kTranspose, PrepareTranspose}, {OpId::kSlice, PrepareSlice}, {OpId::kSplit, PrepareSplit},
     {OpId::kWhere, PrepareWhere}, {OpId::kGather, PrepareGather},
+    // sampling
+    {OpId::kResize, PrepareResize}, {OpId::kUpsample, PrepareResize},
     // constant-weight matrix products on the packed AVX2 SGEMM
     {OpId::kMatMul, PrepareMatMulPacked}, {OpId::kGemm, PrepareMatMulPacked},
 };
