@@ -12,6 +12,7 @@
 #include "kernels/exec/gather_kernel.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/matmul_kernel.h"
+#include "kernels/exec/reduce_kernel.h"
 #include "kernels/exec/ref_adapter.h"
 #include "kernels/exec/resize_kernel.h"
 #include "kernels/exec/slice_kernel.h"
@@ -55,6 +56,10 @@ constexpr FastEntry kFastKernels[] = {
     {OpId::kWhere, PrepareWhere}, {OpId::kGather, PrepareGather},
     // sampling
     {OpId::kResize, PrepareResize}, {OpId::kUpsample, PrepareResize},
+    // reductions
+    {OpId::kReduceSum, PrepareReduce}, {OpId::kReduceMean, PrepareReduce}, {OpId::kReduceMax, PrepareReduce},
+    {OpId::kReduceMin, PrepareReduce}, {OpId::kReduceL1, PrepareReduce}, {OpId::kReduceL2, PrepareReduce},
+    {OpId::kReduceSumSquare, PrepareReduce},
     // constant-weight matrix products on the packed AVX2 SGEMM
     {OpId::kMatMul, PrepareMatMulPacked}, {OpId::kGemm, PrepareMatMulPacked},
 };
