@@ -18,6 +18,7 @@ namespace {
 struct SumOp {
   using Acc = double;
   static constexpr int kLanes = 32;
+  static constexpr bool kFastRow = false;
   static Acc Init() { return 0; }
   static Acc Map(float v) { return static_cast<double>(v); }
   static Acc Combine(Acc a, Acc b) { return a + b; }
@@ -36,26 +37,56 @@ struct L2Op : SumSquareOp {
   static float Finish(Acc a, double /*count*/) { return static_cast<float>(std::sqrt(a)); }
 };
 // NaN wins and stays (a NaN element replaces the accumulator; nothing compares greater than a NaN accumulator).
+// FastCombine (a max instruction) drops a NaN element: ReduceRow uses it on rows without NaN or inf only.
 struct MaxOp {
   using Acc = float;
-  static constexpr int kLanes = 64;
+  static constexpr int kLanes = 32;
+  static constexpr bool kFastRow = true;
   static Acc Init() { return -std::numeric_limits<float>::infinity(); }
   static Acc Map(float v) { return v; }
   static Acc Combine(Acc a, Acc b) { return (b != b || b > a) ? b : a; }
+  static Acc FastCombine(Acc a, Acc b) { return b > a ? b : a; }
   static float Finish(Acc a, double /*count*/) { return a; }
 };
 struct MinOp : MaxOp {
   static Acc Init() { return std::numeric_limits<float>::infinity(); }
   static Acc Combine(Acc a, Acc b) { return (b != b || b < a) ? b : a; }
+  static Acc FastCombine(Acc a, Acc b) { return b < a ? b : a; }
 };
 
 // The loops, compiled for AVX-512, AVX2 and the baseline (they auto-vectorize; the file is built with
 // -ffp-contract=off, so a square is rounded before it is added, as in the reference).
-//   ReduceRow: the accumulator of x[0, n) (Op::kLanes partial accumulators, combined pairwise at the end).
+//   ReduceRow: the accumulator of x[0, n) (Op::kLanes partial accumulators, combined pairwise at the end); for
+//   Max / Min first with FastCombine, the row redone with Combine when it holds a NaN or an inf.
 //   AccumulateRows: acc[j] = Combine(acc[j], Map(x[k * stride + j])) for k = 0..n-1 in order, j < width.
 #define GE_REDUCE_LOOPS(suffix, attr)                                                                                 \
   template <class Op>                                                                                                 \
   attr typename Op::Acc ReduceRow##suffix(const float* x, int64_t n) {                                                \
+    if constexpr (Op::kFastRow) {                                                                                     \
+      constexpr int L = Op::kLanes;                                                                                   \
+      float lanes[L], check[L];                                                                                       \
+      for (int l = 0; l < L; ++l) {                                                                                   \
+        lanes[l] = Op::Init();                                                                                        \
+        check[l] = 0;                                                                                                 \
+      }                                                                                                               \
+      int64_t j = 0;                                                                                                  \
+      for (; j + L <= n; j += L) {                                                                                    \
+        for (int l = 0; l < L; ++l) {                                                                                 \
+          lanes[l] = Op::FastCombine(lanes[l], x[j + l]);                                                             \
+          check[l] += x[j + l] * 0.0f; /* NaN once a NaN or an inf went by */                                         \
+        }                                                                                                             \
+      }                                                                                                               \
+      float c = 0;                                                                                                    \
+      for (int l = 0; l < L; ++l) c += check[l];                                                                      \
+      if (c == c) {                                                                                                   \
+        for (int w = L / 2; w >= 1; w /= 2) {                                                                         \
+          for (int l = 0; l < w; ++l) lanes[l] = Op::FastCombine(lanes[l], lanes[l + w]);                             \
+        }                                                                                                             \
+        float a = lanes[0];                                                                                           \
+        for (; j < n; ++j) a = Op::Combine(a, x[j]);                                                                  \
+        return a;                                                                                                     \
+      }                                                                                                               \
+    }                                                                                                                 \
     using Acc = typename Op::Acc;                                                                                     \
     constexpr int L = Op::kLanes;                                                                                     \
     Acc lanes[L];                                                                                                     \
