@@ -1,7 +1,7 @@
-// The resize kernel: bit-identical to the reference kernel for nearest (every nearest_mode) and linear (every
-// coordinate transformation, exclude_outside, tf_crop_and_resize with extrapolation) over 2x, 0.5x, odd scales and
-// sizes inputs, rank 1 to 5, NaN and inf sources, outputs wider than a column tile and large tensors on a pool;
-// cubic, a resized leading axis and non-constant scales stay on ref.
+// The resize kernel: bit-identical to the reference kernel for nearest (every nearest_mode), linear and cubic (every
+// coordinate transformation, exclude_outside, cubic_coeff_a, tf_crop_and_resize with extrapolation) over 2x, 0.5x,
+// odd scales and sizes inputs, rank 1 to 5, NaN and inf sources, unit leading axes, outputs wider than a column
+// tile and large tensors on a pool; a resized leading axis and non-constant scales stay on ref.
 #include <cmath>
 #include <limits>
 
@@ -61,13 +61,14 @@ TEST(ResizeKernel, NearestEveryModeMatchesRefExactly) {
   }
 }
 
-TEST(ResizeKernel, LinearEveryCoordinateModeMatchesRefExactly) {
+TEST(ResizeKernel, LinearAndCubicEveryCoordinateModeMatchRefExactly) {
   std::mt19937 rng(72);
   Tensor x = RandomTensor(DataType::kFloat, {1, 3, 7, 9}, rng);
   for (const char* coord : kCoords) {
-    for (int64_t exclude : {0, 1}) {
+    for (int64_t exclude : {0, 1, 2, 3}) {
       ResizeAttrs a;
-      a.mode = "linear";
+      a.mode = exclude < 2 ? "linear" : "cubic";
+      exclude %= 2;
       a.coord = coord;
       a.exclude_outside = exclude;
       ExpectBitExact(ResizeCase(x, {}, {1, 3, 15, 20}, a), "exec.resize");
@@ -86,7 +87,7 @@ TEST(ResizeKernel, LinearEveryCoordinateModeMatchesRefExactly) {
 TEST(ResizeKernel, TfModesMatchRefExactly) {
   std::mt19937 rng(73);
   Tensor x = RandomTensor(DataType::kFloat, {2, 2, 5, 6}, rng);
-  for (const char* mode : {"nearest", "linear"}) {
+  for (const char* mode : {"nearest", "linear", "cubic"}) {
     ResizeAttrs a;
     a.mode = mode;
     a.coord = "tf_crop_and_resize";
@@ -106,7 +107,7 @@ TEST(ResizeKernel, TfModesMatchRefExactly) {
 
 TEST(ResizeKernel, OtherRanksAndWideRows) {
   std::mt19937 rng(74);
-  for (const char* mode : {"nearest", "linear"}) {
+  for (const char* mode : {"nearest", "linear", "cubic"}) {
     ResizeAttrs a;
     a.mode = mode;
     ExpectBitExact(ResizeCase(RandomTensor(DataType::kFloat, {11}, rng), {2.5f}, {}, a), "exec.resize");
@@ -138,20 +139,43 @@ TEST(ResizeKernel, UpsampleAndOlderOpsets) {
   }
 }
 
+// Values exactly as ref's, NaN where ref has NaN (the sign of a NaN made from inf - inf follows operand order).
 TEST(ResizeKernel, NanAndInfSourcesAsRef) {
   const float inf = std::numeric_limits<float>::infinity();
   Tensor x = Tensor::FromVector<float>({1, inf, 3, -inf, std::nanf(""), 6, -0.0f, 8, 9, 10, inf, 12}, {1, 1, 3, 4});
   for (const char* coord : kCoords) {
-    for (const char* mode : {"nearest", "linear"}) {
+    for (const char* mode : {"nearest", "linear", "cubic"}) {
       ResizeAttrs a;
       a.mode = mode;
       a.coord = coord;
-      ExpectBitExact(ResizeCase(x, {}, {1, 1, 5, 7}, a), "exec.resize");  // align_corners: integral taps
-      ExpectBitExact(ResizeCase(x, {1, 1, 2, 2}, {}, a), "exec.resize");
-      ExpectBitExact(ResizeCase(x, {}, {1, 1, 2, 3}, a), "exec.resize");
+      ExpectMatchesRef(ResizeCase(x, {}, {1, 1, 5, 7}, a), "exec.resize", 0);  // align_corners: integral taps
+      ExpectMatchesRef(ResizeCase(x, {1, 1, 2, 2}, {}, a), "exec.resize", 0);
+      ExpectMatchesRef(ResizeCase(x, {}, {1, 1, 2, 3}, a), "exec.resize", 0);
       ExpectBitExact(ResizeCase(x, {1, 1, 1, 1}, {}, a), "exec.resize");  // -0 kept, or +0 (pytorch_half_pixel)
-      ExpectBitExact(ResizeCase(x, {1, 1, 1, 2}, {}, a), "exec.resize");
+      ExpectMatchesRef(ResizeCase(x, {1, 1, 1, 2}, {}, a), "exec.resize", 0);
     }
+  }
+}
+
+TEST(ResizeKernel, CubicCoefficientsAndUnitLeadingAxes) {
+  std::mt19937 rng(78);
+  for (const char* coord : kCoords) {
+    ResizeAttrs a;
+    a.mode = "cubic";
+    a.coord = coord;
+    ir::AttrMap m = AttrsOf(a);
+    m.Set("cubic_coeff_a", AttrValue::Float(-0.5f));
+    Tensor x = RandomTensor(DataType::kFloat, {1, 2, 6, 5}, rng);
+    Tensor scales = Tensor::FromVector<float>({1, 1, 2.5f, 0.7f}, {4});
+    ExpectBitExact(OpCase("Resize", {x, Tensor(), scales}, {false, true, true}, m, 1, 19), "exec.resize");
+    // Unit batch and channel axes: pytorch_half_pixel gives them a pass of four taps at -0.5 each.
+    Tensor unit = RandomTensor(DataType::kFloat, {1, 1, 6, 5}, rng);
+    unit.data<float>()[3] = -0.0f;
+    ExpectBitExact(OpCase("Resize", {unit, Tensor(), scales}, {false, true, true}, m, 1, 19), "exec.resize");
+    ExpectBitExact(ResizeCase(unit, {1, 1, 1, 1}, {}, a), "exec.resize");
+    unit.data<float>()[7] = std::numeric_limits<float>::infinity();  // NaN through the unit axes' negative taps
+    ExpectMatchesRef(OpCase("Resize", {unit, Tensor(), scales}, {false, true, true}, m, 1, 19), "exec.resize", 0);
+    ExpectMatchesRef(ResizeCase(unit, {1, 1, 1, 1}, {}, a), "exec.resize", 0);
   }
 }
 
@@ -170,14 +194,16 @@ TEST(ResizeKernel, LargeTensorsOnAThreadPool) {
                  "exec.resize", pool->get());
   ExpectBitExact(ResizeCase(RandomTensor(DataType::kFloat, {1, 16, 63, 65}, rng), {1, 1, 1.5f, 2.5f}, {}, nearest),
                  "exec.resize", pool->get());
+  ResizeAttrs cubic;
+  cubic.mode = "cubic";
+  cubic.coord = "pytorch_half_pixel";
+  ExpectBitExact(ResizeCase(RandomTensor(DataType::kFloat, {2, 8, 40, 40}, rng), {1, 1, 3, 3}, {}, cubic),
+                 "exec.resize", pool->get());
 }
 
 TEST(ResizeKernel, UnsupportedCasesStayOnRef) {
   std::mt19937 rng(77);
   Tensor x = RandomTensor(DataType::kFloat, {1, 3, 4, 5}, rng);
-  ResizeAttrs cubic;
-  cubic.mode = "cubic";
-  ExpectMatchesRef(ResizeCase(x, {1, 1, 2, 2}, {}, cubic), "ref", 0);
   ResizeAttrs a;
   ExpectMatchesRef(ResizeCase(x, {1, 2, 2, 2}, {}, a), "ref", 0);  // channels resized
   OpCase varying = ResizeCase(x, {1, 1, 2, 2}, {}, a);
