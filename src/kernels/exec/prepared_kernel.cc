@@ -59,7 +59,7 @@ constexpr FastEntry kFastKernels[] = {
     // reductions
     {OpId::kReduceSum, PrepareReduce}, {OpId::kReduceMean, PrepareReduce}, {OpId::kReduceMax, PrepareReduce},
     {OpId::kReduceMin, PrepareReduce}, {OpId::kReduceL1, PrepareReduce}, {OpId::kReduceL2, PrepareReduce},
-    {OpId::kReduceSumSquare, PrepareReduce},
+    {OpId::kReduceSumSquare, PrepareReduce}, {OpId::kReduceLogSum, PrepareReduce}, {OpId::kReduceProd, PrepareReduce},
     // constant-weight matrix products on the packed AVX2 SGEMM
     {OpId::kMatMul, PrepareMatMulPacked}, {OpId::kGemm, PrepareMatMulPacked},
 };

@@ -36,6 +36,13 @@ struct SumSquareOp : SumOp {
 struct L2Op : SumSquareOp {
   static float Finish(Acc a, double /*count*/) { return static_cast<float>(std::sqrt(a)); }
 };
+struct LogSumOp : SumOp {
+  static float Finish(Acc a, double /*count*/) { return static_cast<float>(std::log(a)); }
+};
+struct ProdOp : SumOp {
+  static Acc Init() { return 1; }
+  static Acc Combine(Acc a, Acc b) { return a * b; }
+};
 // NaN wins and stays (a NaN element replaces the accumulator; nothing compares greater than a NaN accumulator).
 // FastCombine (a max instruction) drops a NaN element: ReduceRow uses it on rows without NaN or inf only.
 struct MaxOp {
@@ -307,6 +314,8 @@ std::unique_ptr<PreparedKernel> PrepareReduce(const PrepareRequest& r) {
   if (op == "ReduceL1") return MakeKernel<L1Op>(plan, r);
   if (op == "ReduceL2") return MakeKernel<L2Op>(plan, r);
   if (op == "ReduceSumSquare") return MakeKernel<SumSquareOp>(plan, r);
+  if (op == "ReduceLogSum") return MakeKernel<LogSumOp>(plan, r);
+  if (op == "ReduceProd") return MakeKernel<ProdOp>(plan, r);
   return nullptr;
 }
 
