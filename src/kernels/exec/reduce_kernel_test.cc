@@ -51,6 +51,23 @@ TEST(ReduceKernel, EveryOpOverCommonAxesMatchesRef) {
   }
 }
 
+// Random dims and axes: interleaved axes go to ref, the rest to exec.reduce; either way the result is ref's.
+TEST(ReduceKernel, RandomDimsAndAxesMatchRef) {
+  std::mt19937 rng(88);
+  for (int iter = 0; iter < 300; ++iter) {
+    const int rank = 1 + iter % 5;
+    Dims dims;
+    std::vector<int64_t> axes;
+    for (int k = 0; k < rank; ++k) {
+      dims.push_back(std::uniform_int_distribution<int64_t>(1, 7)(rng));
+      if (rng() % 2) axes.push_back(rng() % 2 ? k : k - rank);
+    }
+    const char* op = kOps[rng() % (sizeof(kOps) / sizeof(kOps[0]))];
+    ExpectMatchesRef(ReduceCase(op, RandomTensor(DataType::kFloat, dims, rng), &axes, static_cast<int64_t>(rng() % 2)),
+                     nullptr, Exact(op) ? 0 : 1e-6);
+  }
+}
+
 TEST(ReduceKernel, OtherRanksAndLongRows) {
   std::mt19937 rng(82);
   for (const char* op : kOps) {

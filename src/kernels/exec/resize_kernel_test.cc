@@ -84,6 +84,26 @@ TEST(ResizeKernel, LinearAndCubicEveryCoordinateModeMatchRefExactly) {
   }
 }
 
+TEST(ResizeKernel, RandomShapesAndAttributesMatchRefExactly) {
+  std::mt19937 rng(79);
+  const char* const modes[] = {"nearest", "linear", "cubic"};
+  for (int iter = 0; iter < 300; ++iter) {
+    const int rank = 2 + iter % 3;
+    Dims in, sizes;
+    for (int k = 0; k < rank; ++k) {
+      const bool spatial = k >= rank - 2;
+      in.push_back(std::uniform_int_distribution<int64_t>(1, spatial ? 9 : 3)(rng));
+      sizes.push_back(spatial ? std::uniform_int_distribution<int64_t>(1, 20)(rng) : in.back());
+    }
+    ResizeAttrs a;
+    a.mode = modes[rng() % 3];
+    a.coord = kCoords[rng() % 4];
+    a.nearest = kNearestModes[rng() % 4];
+    a.exclude_outside = static_cast<int64_t>(rng() % 2);
+    ExpectBitExact(ResizeCase(RandomTensor(DataType::kFloat, in, rng), {}, sizes, a), "exec.resize");
+  }
+}
+
 TEST(ResizeKernel, TfModesMatchRefExactly) {
   std::mt19937 rng(73);
   Tensor x = RandomTensor(DataType::kFloat, {2, 2, 5, 6}, rng);
