@@ -142,13 +142,19 @@ ReduceLoops<Op> PickLoops(IsaLevel max_level) {
 
 // Inner elements per accumulator tile of the inner > 1 path (the accumulators live on the stack).
 constexpr int64_t kInnerTile = 512;
+// Tiles the inner > 1 path wants at least, so that a single outer row of few columns still spreads over the pool;
+// never narrower than kMinInnerTile.
+constexpr int64_t kMinUnits = 8;
+constexpr int64_t kMinInnerTile = 64;
 // Most chunks one long row (outer 1, inner 1) is split into over the pool.
 constexpr int64_t kMaxRowChunks = 64;
 
 // y[o * inner + j] = reduction of x[(o * n + k) * inner + j] over k. copy: y = x (noop_with_empty_axes).
 struct ReducePlan {
   int64_t outer = 1, n = 1, inner = 1;
-  double count = 1;  // input elements per output element, for the mean
+  double count = 1;                 // input elements per output element, for the mean
+  int64_t inner_tile = kInnerTile;  // inner elements per accumulator tile
+
   bool copy = false;
 };
 
@@ -217,19 +223,19 @@ Status ReduceTask(void* args, rt::TaskContext& ctx) {
     });
     return Status::Ok();
   }
-  const int64_t tiles = (p.inner + kInnerTile - 1) / kInnerTile;
-  ParallelUnits(
-      ctx, p.outer * tiles, std::max<int64_t>(1, p.n) * std::min(kInnerTile, p.inner), [&](size_t b, size_t e) {
-        alignas(64) Acc acc[kInnerTile];
-        for (size_t u = b; u < e; ++u) {
-          const int64_t o = static_cast<int64_t>(u) / tiles, j0 = static_cast<int64_t>(u) % tiles * kInnerTile;
-          const int64_t width = std::min(kInnerTile, p.inner - j0);
-          std::fill(acc, acc + width, Op::Init());
-          l.accumulate_rows(x + o * p.n * p.inner + j0, p.n, p.inner, width, acc);
-          float* out = y + o * p.inner + j0;
-          for (int64_t j = 0; j < width; ++j) out[j] = Op::Finish(acc[j], p.count);
-        }
-      });
+  const int64_t tile = p.inner_tile;
+  const int64_t tiles = (p.inner + tile - 1) / tile;
+  ParallelUnits(ctx, p.outer * tiles, std::max<int64_t>(1, p.n) * std::min(tile, p.inner), [&](size_t b, size_t e) {
+    alignas(64) Acc acc[kInnerTile];
+    for (size_t u = b; u < e; ++u) {
+      const int64_t o = static_cast<int64_t>(u) / tiles, j0 = static_cast<int64_t>(u) % tiles * tile;
+      const int64_t width = std::min(tile, p.inner - j0);
+      std::fill(acc, acc + width, Op::Init());
+      l.accumulate_rows(x + o * p.n * p.inner + j0, p.n, p.inner, width, acc);
+      float* out = y + o * p.inner + j0;
+      for (int64_t j = 0; j < width; ++j) out[j] = Op::Finish(acc[j], p.count);
+    }
+  });
   return Status::Ok();
 }
 
@@ -272,6 +278,11 @@ bool PlanReduce(const Dims& dims, const std::vector<bool>& mask, ReducePlan* p) 
   if (i < merged.size() && !reduced[i]) p->inner = merged[i++];
   if (i != merged.size()) return false;
   if (p->n == 1 && p->inner == 1) std::swap(p->outer, p->inner);  // nothing reduced: one vector pass
+  if (p->outer > 0 && p->outer * ((p->inner + kInnerTile - 1) / kInnerTile) < kMinUnits) {
+    const int64_t per_outer = (kMinUnits + p->outer - 1) / p->outer;
+    const int64_t tile = ((p->inner + per_outer - 1) / per_outer + 15) / 16 * 16;
+    p->inner_tile = std::clamp(tile, kMinInnerTile, kInnerTile);
+  }
   return true;
 }
 

@@ -157,6 +157,7 @@ TEST(ReduceKernel, LargeTensorsOnAThreadPool) {
   Tensor points = RandomTensor(DataType::kFloat, {8, 256, 1024}, rng);
   Tensor flat = RandomTensor(DataType::kFloat, {1 << 20}, rng);
   Tensor wide = RandomTensor(DataType::kFloat, {3, 1 << 18}, rng);
+  Tensor narrow = RandomTensor(DataType::kFloat, {1, 2048, 200}, rng);  // one outer row in tiles of 64
   const std::vector<int64_t> last = {-1}, mid = {1}, first = {0};
   for (const char* op : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceL2"}) {
     ExpectReduceMatches(op, rows, &last, 1, pool->get());
@@ -164,6 +165,7 @@ TEST(ReduceKernel, LargeTensorsOnAThreadPool) {
     ExpectReduceMatches(op, points, &last, 1, pool->get());
     ExpectReduceMatches(op, flat, nullptr, 0, pool->get());
     ExpectReduceMatches(op, wide, &first, 0, pool->get());
+    ExpectReduceMatches(op, narrow, &mid, 1, pool->get());
   }
 }
 
