@@ -34,8 +34,9 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
     finish.Add(CreateEinsumLoweringPass());
     finish.Add(CreateChannelShuffleFusionPass());
     finish.Add(CreatePadFusionPass());
-    // LayerNormFusion before ReduceMeanPool: a [B, S, H] mean over H is also NCW's spatial mean, and as a
-    // GlobalAveragePool it no longer matches the LayerNorm pattern (tinybert lost its fusion so).
+    // LayerNormFusion before ReduceMeanPool: a mean over the spatial dims is also a LayerNorm's mean, and as a
+    // GlobalAveragePool it no longer matches the LayerNorm pattern (tinybert's rank-3 means lost their fusion so,
+    // before ReduceMeanPool left rank 3 alone).
     finish.Add(CreateLayerNormFusionPass());
     finish.Add(CreateReduceMeanPoolPass());
     finish.Add(CreateLayoutSimplifyPass());

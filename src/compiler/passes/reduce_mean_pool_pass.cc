@@ -1,4 +1,4 @@
-// ReduceMeanPool: a float ReduceMean over exactly the spatial dims of an [N, C, spatial...] tensor (torch's
+// ReduceMeanPool: a float ReduceMean over exactly the spatial dims of an [N, C, H, W...] tensor (torch's
 // x.mean([2, 3]), ShuffleNet's head) becomes GlobalAveragePool, which the engines run in the activation's layout;
 // without keepdims a Flatten(axis = 1) of the pooled [N, C, 1, ...] gives the [N, C] result. The reference kernel
 // ran the ReduceMean on a plain copy of an NHWC activation. Axes come from the attribute (opset < 18) or a constant
@@ -51,7 +51,9 @@ class ReduceMeanPoolPass : public FusionPass {
       }
       if (n->attrs().GetInt("noop_with_empty_axes", 0) != 0) continue;
       const TensorDesc& x = n->input(0)->desc();
-      if (x.dtype != DataType::kFloat || x.shape.unknown_rank() || x.shape.rank() < 3) continue;
+      // Rank 3 ([N, C, W], or a transformer's [B, S, H] mean over H) has no activation layout to keep: ge's own
+      // reduce kernel runs it, faster than a 1-D pool over a plain long row.
+      if (x.dtype != DataType::kFloat || x.shape.unknown_rank() || x.shape.rank() < 4) continue;
       const int rank = x.shape.rank();
       std::vector<int64_t> axes, spatial;
       for (int d = 2; d < rank; ++d) spatial.push_back(d);

@@ -14,7 +14,9 @@
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/matmul_kernel.h"
 #include "kernels/exec/pad_kernel.h"
+#include "kernels/exec/reduce_kernel.h"
 #include "kernels/exec/ref_adapter.h"
+#include "kernels/exec/resize_kernel.h"
 #include "kernels/exec/slice_kernel.h"
 #include "kernels/exec/split_kernel.h"
 #include "kernels/exec/squeeze_excite_kernel.h"
@@ -56,6 +58,12 @@ constexpr FastEntry kFastKernels[] = {
     {OpId::kWhere, PrepareWhere}, {OpId::kGather, PrepareGather}, {OpId::kPad, PreparePad},
     // normalization
     {OpId::kInstanceNormalization, PrepareInstanceNorm},
+    // sampling
+    {OpId::kResize, PrepareResize}, {OpId::kUpsample, PrepareResize},
+    // reductions
+    {OpId::kReduceSum, PrepareReduce}, {OpId::kReduceMean, PrepareReduce}, {OpId::kReduceMax, PrepareReduce},
+    {OpId::kReduceMin, PrepareReduce}, {OpId::kReduceL1, PrepareReduce}, {OpId::kReduceL2, PrepareReduce},
+    {OpId::kReduceSumSquare, PrepareReduce}, {OpId::kReduceLogSum, PrepareReduce}, {OpId::kReduceProd, PrepareReduce},
     // constant-weight matrix products on the packed AVX2 SGEMM
     {OpId::kMatMul, PrepareMatMulPacked}, {OpId::kGemm, PrepareMatMulPacked},
 };
