@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include <dnnl_debug.h>
 
@@ -118,6 +119,17 @@ dnnl::memory DnnlKernel::IntermediateMemory(const dnnl::memory::desc& md) {
   return m;
 }
 
+dnnl::memory DnnlKernel::IntermediateAlias(const dnnl::memory& of, const dnnl::memory::desc& md) {
+  const int target = IndexOf(of);
+  if (mems_[target].kind != MemKind::kIntermediate || mems_[target].alias_of >= 0 ||
+      md.get_size() > of.get_desc().get_size()) {
+    throw std::invalid_argument("IntermediateAlias: not an intermediate of at least the alias's size");
+  }
+  dnnl::memory m(md, engine_, DNNL_MEMORY_NONE);
+  mems_[AddMemory(m, MemKind::kIntermediate, -1)].alias_of = target;
+  return m;
+}
+
 dnnl::memory DnnlKernel::PersistentMemory(const dnnl::memory::desc& md) {
   dnnl::memory m(md, engine_, DNNL_MEMORY_NONE);
   AddMemory(m, MemKind::kPersistent, -1);
@@ -173,9 +185,12 @@ void DnnlKernel::Finalize() {
   for (const Step& s : steps_) scratchpad = std::max(scratchpad, s.scratch_bytes);
   scratch_bytes_ = aligned(scratchpad);
   for (MemSpec& m : mems_) {
-    if (m.kind != MemKind::kIntermediate) continue;
+    if (m.kind != MemKind::kIntermediate || m.alias_of >= 0) continue;
     m.scratch_offset = scratch_bytes_;
     scratch_bytes_ += aligned(m.memory.get_desc().get_size());
+  }
+  for (MemSpec& m : mems_) {
+    if (m.alias_of >= 0) m.scratch_offset = mems_[m.alias_of].scratch_offset;
   }
   // Name the implementation of the main primitive (the first that is not a layout reorder).
   const Step* main = steps_.empty() ? nullptr : &steps_.front();
@@ -186,6 +201,8 @@ void DnnlKernel::Finalize() {
     }
   }
   for (const Step& s : steps_) {
+    // oneDNN 2.6 names its GEMM-based RNN (packed sgemm, jit cell kernels) "ref": not a reference implementation.
+    if (s.prim.get_kind() == dnnl::primitive::kind::rnn) continue;
     const char* step_info = nullptr;
     if (dnnl_primitive_desc_query(s.prim.get_primitive_desc(), dnnl_query_impl_info_str, 0, &step_info) ==
             dnnl_success &&
