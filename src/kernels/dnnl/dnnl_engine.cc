@@ -14,6 +14,7 @@
 #include "kernels/dnnl/packed_layout.h"
 #include "kernels/exec/im2col_conv_kernel.h"
 #include "kernels/exec/kernel_util.h"
+#include "kernels/exec/lstm_kernel.h"
 #include "kernels/exec/matmul_kernel.h"
 #include "kernels/exec/winograd_conv_kernel.h"
 #include "ops/op_id.h"
@@ -92,7 +93,8 @@ const OpEntry* FindOp(const ir::Node& node) {
 constexpr const char kGeWinogradVariant[] = "ge_winograd";
 // ... and of its im2col + packed SGEMM convolution.
 constexpr const char kGeIm2colVariant[] = "ge_im2col";
-// The variant names of a constant-weight MatMul / Gemm: ge's packed AVX2 SGEMM (exec/matmul_kernel.h), or oneDNN's.
+// The variant names of a constant-weight MatMul / Gemm: ge's packed AVX2 SGEMM (exec/matmul_kernel.h), or oneDNN's
+// (also an LSTM's oneDNN kernel rather than ge's batch-1 one).
 constexpr const char kGePackedGemmVariant[] = "ge_packed_gemm";
 constexpr const char kDnnlGemmVariant[] = "dnnl";
 
@@ -161,6 +163,10 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     }
     if (e->prepare == PrepareConv && v.variant == kGeIm2colVariant) {
       if (KernelPtr k = exec::PrepareIm2colConvNhwc(request)) return k;
+    }
+    // ge's batch-1 LSTM (exec/lstm_kernel.h) unless the oneDNN kernel is asked for.
+    if (e->prepare == PrepareRnn && v.variant != kDnnlGemmVariant && e->supported(v)) {
+      if (KernelPtr k = exec::PrepareLstmBatch1(request)) return k;
     }
     if (IsMatMul(*e) && (v.variant == kGePackedGemmVariant || (v.variant.empty() && PackedGemmIsDefault(v, request)))) {
       if (KernelPtr k = exec::PrepareMatMulPacked(request)) return k;

@@ -8,6 +8,7 @@
 // the primitive picks. Declined: layout 1, clip, input_forget, activations other than the defaults,
 // sequence_lens other than all equal to seq, non-constant weights.
 #include <algorithm>
+#include <cstdlib>
 #include <array>
 #include <cstring>
 #include <functional>
@@ -215,7 +216,8 @@ KernelPtr PrepareRnn(const OpView& v) {
     const dnnl::lstm_forward::desc d(prop, p.direction, src_layer, src_iter ? state : none, src_iter ? state : none,
                                      w_any, r_any, peephole, none, bias, dst_layer, dst_iter ? state : none,
                                      dst_iter ? state : none);
-    const auto lpd = SelectImpl(dnnl::lstm_forward::primitive_desc(d, attr, k->engine()), v.max_isa);
+    auto lpd = SelectImpl(dnnl::lstm_forward::primitive_desc(d, attr, k->engine()), v.max_isa);
+    if (std::getenv("GE_RNN_EXP_NEXT")) lpd.next_impl();
     prim = dnnl::lstm_forward(lpd);
     pd = lpd;
   } else if (p.lbr) {

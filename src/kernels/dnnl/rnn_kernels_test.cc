@@ -1,4 +1,6 @@
 #include "kernels/dnnl/dnnl_test_util.h"
+#include "kernels/exec/kernel_variant.h"
+#include "kernels/exec/packed_gemm.h"
 
 namespace ge::dnnl_kernels::testing {
 namespace {
@@ -13,6 +15,7 @@ struct RnnForm {
   int64_t linear_before_reset = 0;  // GRU
   bool bias = true, initial_h = true, initial_c = true, peephole = false;
   std::vector<bool> outputs = {true, true, true};  // Y, Y_h (, Y_c)
+  bool on_dnnl = true;  // kernel_variant "dnnl": oneDNN's LSTM at batch 1 too, not ge's exec.lstm_batch1
 };
 
 // One LSTM / GRU node: X [seq, batch, input]; constant W, R, B, P; initial states as graph inputs.
@@ -36,6 +39,7 @@ Case RnnCase(const RnnShape& s, const RnnForm& f, std::mt19937& rng) {
   while (!in.empty() && !in.back().valid()) in.pop_back();
   ir::AttrMap a = Attrs({{"hidden_size", AV::Int(s.hidden)}, {"direction", AV::String(f.direction)}});
   if (!lstm) a.Set("linear_before_reset", AV::Int(f.linear_before_reset));
+  if (f.on_dnnl) a.Set(exec::kKernelVariantAttr, AV::String("dnnl"));
   Case c(f.op, std::move(in), consts, a);
   c.num_outputs = lstm ? 3 : 2;
   c.output_present.assign(f.outputs.begin(), f.outputs.begin() + c.num_outputs);
@@ -145,6 +149,31 @@ TEST(DnnlRnn, LongSequenceOnThreadPool) {
     Case big = RnnCase({3, 8, 64, 512}, f, rng);
     big.threads = 2;
     ExpectDnnlMatchesRef(big, 1e-4, pool->get());
+  }
+}
+
+// Without a variant, a batch-1 LSTM goes to ge's own kernel (exec/lstm_kernel.h); other batches stay on oneDNN.
+TEST(DnnlRnn, Batch1LstmOnGeKernel) {
+  if (!exec::PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  std::mt19937 rng(77);
+  for (const char* dir : kDirections) {
+    for (int variant = 0; variant < 3; ++variant) {
+      RnnForm f;
+      f.direction = dir;
+      f.on_dnnl = false;
+      f.bias = variant != 1;
+      f.initial_h = f.initial_c = variant != 2;
+      f.peephole = variant == 1;
+      const RnnShape s = {variant == 2 ? 1 : 9, 1, 13, 7};
+      SCOPED_TRACE(Describe(s, f));
+      ExpectDnnlMatchesRef(RnnCase(s, f, rng), 1e-4, nullptr, "exec.lstm_batch1");
+    }
+    RnnForm f;
+    f.direction = dir;
+    f.on_dnnl = false;
+    f.outputs = {false, true, false};
+    ExpectDnnlMatchesRef(RnnCase({5, 1, 16, 32}, f, rng), 1e-4, nullptr, "exec.lstm_batch1");
+    ExpectDnnlMatchesRef(RnnCase({5, 2, 16, 32}, f, rng), 1e-4, nullptr, "dnnl.lstm");
   }
 }
 

@@ -11,6 +11,7 @@
 #include "kernels/exec/copy_kernel.h"
 #include "kernels/exec/gather_kernel.h"
 #include "kernels/exec/kernel_util.h"
+#include "kernels/exec/lstm_kernel.h"
 #include "kernels/exec/matmul_kernel.h"
 #include "kernels/exec/ref_adapter.h"
 #include "kernels/exec/slice_kernel.h"
@@ -54,6 +55,8 @@ constexpr FastEntry kFastKernels[] = {
     {OpId::kWhere, PrepareWhere}, {OpId::kGather, PrepareGather},
     // constant-weight matrix products on the packed AVX2 SGEMM
     {OpId::kMatMul, PrepareMatMulPacked}, {OpId::kGemm, PrepareMatMulPacked},
+    // recurrent
+    {OpId::kLSTM, PrepareLstmBatch1},
 };
 // clang-format on
 
