@@ -144,6 +144,7 @@ class LstmBatch1Kernel final : public PreparedKernel {
     const float* x = static_cast<const float*>(io.inputs[kX]);
     PackedGemm(0, seq, 0, (4 * h_size + kPanel - 1) / kPanel, x, input, dir.w, dir.bias.data(), GemmActivation::kNone,
                gates, stride);
+    for (int64_t t = 0; t < seq; ++t) std::fill(gates + t * stride + 4 * h_size, gates + (t + 1) * stride, 0.f);
     auto initial = [&](int slot, float* to) {
       const void* from = slot < static_cast<int>(io.inputs.size()) ? io.inputs[slot] : nullptr;
       if (from != nullptr) {
