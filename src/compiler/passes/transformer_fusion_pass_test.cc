@@ -190,5 +190,30 @@ graph g(%x: float32[1,3,4]) {
 )");
 }
 
+// torch's bidirectional RNN at batch 1: a unit-dim Transpose becomes a Reshape, and the Reshape after it, whose 0s
+// copied the Transpose's dims, must keep its output dims once the chain collapses.
+TEST(LayoutSimplifyPass, ReshapeChainWithCopiedDims) {
+  const std::string text = R"(opset "" 13
+graph g(%x: float32[5,2,1,3]) {
+  const %s: int64[3] = [0, 0, -1]
+  t: %t: float32[5,1,2,3] = Transpose(%x) {perm=[0, 2, 1, 3]}
+  r: %y: float32[5,1,6] = Reshape(%t, %s)
+  return %y
+})";
+  auto original = testing::Parse(text);
+  auto simplified = testing::Parse(text);
+  ASSERT_TRUE(original && simplified);
+  auto r = testing::RunOnePass(CreateLayoutSimplifyPass(), *simplified);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_TRUE(r.changed);
+  EXPECT_TRUE(testing::ModelsAgree(*original, *simplified, 0.0));
+  EXPECT_EQ(ir::DumpText(*simplified->graph), R"(graph g(%x: float32[5,2,1,3]) {
+  const %r/shape: int64[3] = [5, 1, 6]
+  r: %y: float32[5,1,6] = Reshape(%x, %r/shape)
+  return %y
+}
+)");
+}
+
 }  // namespace
 }  // namespace ge::compiler

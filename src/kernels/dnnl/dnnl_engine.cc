@@ -14,6 +14,7 @@
 #include "kernels/dnnl/packed_layout.h"
 #include "kernels/exec/im2col_conv_kernel.h"
 #include "kernels/exec/kernel_util.h"
+#include "kernels/exec/lstm_kernel.h"
 #include "kernels/exec/matmul_kernel.h"
 #include "kernels/exec/winograd_conv_kernel.h"
 #include "ops/op_id.h"
@@ -29,6 +30,8 @@ struct OpEntry {
   KernelPtr (*prepare)(const OpView&);
   bool blocked_ok = false;  // runs on NHWC and NC1HWC0 activations as well as plain ones
   bool claimed = false;     // taken by default at engine assignment (DnnlClaims)
+  int index_input = -1;     // IoRules::index_input
+  bool any_output = false;  // IoRules::any_output
 };
 
 // clang-format off
@@ -73,6 +76,8 @@ constexpr OpEntry kOps[] = {
     {OpId::kConcat, ConcatSumSupported, PrepareConcatSum, true},
     {OpId::kSum, ConcatSumSupported, PrepareConcatSum, true},
     {OpId::kGeTransData, TransDataSupported, PrepareTransData, true},
+    {OpId::kLSTM, RnnSupported, PrepareRnn, false, true, 4, true},
+    {OpId::kGRU, RnnSupported, PrepareRnn, false, true, 4, true},
 };
 // clang-format on
 
@@ -88,7 +93,8 @@ const OpEntry* FindOp(const ir::Node& node) {
 constexpr const char kGeWinogradVariant[] = "ge_winograd";
 // ... and of its im2col + packed SGEMM convolution.
 constexpr const char kGeIm2colVariant[] = "ge_im2col";
-// The variant names of a constant-weight MatMul / Gemm: ge's packed AVX2 SGEMM (exec/matmul_kernel.h), or oneDNN's.
+// The variant names of a constant-weight MatMul / Gemm: ge's packed AVX2 SGEMM (exec/matmul_kernel.h), or oneDNN's
+// (also an LSTM's oneDNN kernel rather than ge's batch-1 one).
 constexpr const char kGePackedGemmVariant[] = "ge_packed_gemm";
 constexpr const char kDnnlGemmVariant[] = "dnnl";
 
@@ -112,6 +118,14 @@ bool Im2colPays(const exec::PrepareRequest& r) {
   return window > 1 && w->dim(0) >= 128 && w->dim(1) >= 128;
 }
 
+bool IoOk(const OpEntry& e, const OpView& v) {
+  IoRules rules;
+  rules.blocked_ok = e.blocked_ok;
+  rules.index_input = e.index_input;
+  rules.any_output = e.any_output;
+  return CommonSupported(v, rules);
+}
+
 bool IsMatMul(const OpEntry& e) { return e.prepare == PrepareMatMul || e.prepare == PrepareGemm; }
 
 // Known dims that stay for every run (ge's packed SGEMM is prepared for one M; oneDNN's matmul serves varying ones).
@@ -125,23 +139,6 @@ bool PackedGemmIsDefault(const OpView& v, const exec::PrepareRequest& r) {
 
 bool Unsupported(dnnl_status_t s) { return s == dnnl_unimplemented || s == dnnl_invalid_arguments; }
 
-// oneDNN fixes a primitive's work split for omp_get_max_threads() at creation; executed with another thread count
-// it can run many times slower. Sets the calling thread's OpenMP thread count to the kernel's for the scope.
-class OmpThreadsScope {
- public:
-  explicit OmpThreadsScope(int threads) : saved_(omp_get_max_threads()) {
-    if (threads != saved_) omp_set_num_threads(threads);
-  }
-  ~OmpThreadsScope() {
-    if (omp_get_max_threads() != saved_) omp_set_num_threads(saved_);
-  }
-  OmpThreadsScope(const OmpThreadsScope&) = delete;
-  OmpThreadsScope& operator=(const OmpThreadsScope&) = delete;
-
- private:
-  int saved_;
-};
-
 }  // namespace
 
 StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::PrepareRequest& request) {
@@ -151,7 +148,7 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
   const std::string label = exec::NodeLabel(*request.node);
   try {
     const OpView v = OpView::FromRequest(request);
-    if (!CommonSupported(v, e->blocked_ok)) return std::unique_ptr<exec::PreparedKernel>();
+    if (!IoOk(*e, v)) return std::unique_ptr<exec::PreparedKernel>();
     const OmpThreadsScope threads(std::max(1, v.threads));
     // ge's own Winograd F(4,3) kernel (exec/winograd_conv_kernel.h): by default where oneDNN has no Winograd of its
     // own at the model's target (below AVX-512) and it pays; anywhere as the ge_winograd variant.
@@ -167,8 +164,11 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     if (e->prepare == PrepareConv && v.variant == kGeIm2colVariant) {
       if (KernelPtr k = exec::PrepareIm2colConvNhwc(request)) return k;
     }
-    if (IsMatMul(*e) &&
-        (v.variant == kGePackedGemmVariant || (v.variant.empty() && PackedGemmIsDefault(v, request)))) {
+    // ge's batch-1 LSTM (exec/lstm_kernel.h) unless the oneDNN kernel is asked for.
+    if (e->prepare == PrepareRnn && v.variant != kDnnlGemmVariant && e->supported(v)) {
+      if (KernelPtr k = exec::PrepareLstmBatch1(request)) return k;
+    }
+    if (IsMatMul(*e) && (v.variant == kGePackedGemmVariant || (v.variant.empty() && PackedGemmIsDefault(v, request)))) {
       if (KernelPtr k = exec::PrepareMatMulPacked(request)) return k;
     }
     return e->prepare(v);
@@ -222,7 +222,7 @@ std::vector<std::string> KernelVariants(const exec::PrepareRequest& request) {
   if (e->prepare != PrepareConv && !IsMatMul(*e)) return {};
   try {
     const OpView v = OpView::FromRequest(request);
-    if (!CommonSupported(v, e->blocked_ok)) return {};
+    if (!IoOk(*e, v)) return {};
     if (IsMatMul(*e)) {  // the default first
       if (!StaticDims(v, request) || !e->supported(v) || exec::PrepareMatMulPacked(request) == nullptr) return {};
       if (PackedGemmIsDefault(v, request)) return {kGePackedGemmVariant, kDnnlGemmVariant};
@@ -266,7 +266,7 @@ bool DnnlSupports(const ir::Node& node) {
   if (e == nullptr || !node.subgraphs().empty()) return false;
   try {
     const OpView v = OpView::FromNode(node);
-    return CommonSupported(v, e->blocked_ok) && e->supported(v);
+    return IoOk(*e, v) && e->supported(v);
   } catch (const std::exception&) {
     return false;
   }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include <dnnl_debug.h>
 
@@ -41,8 +42,8 @@ struct DnnlKernel::State final : exec::KernelState {
     dnnl_memory_t mem;  // owned by mems
     bool output;
     int slot;
-    int mem_index;                            // into mems
-    int64_t dims[DNNL_MAX_NDIMS] = {};        // runtime-dims slots: the oneDNN dims of mems[mem_index]; 0 = none yet
+    int mem_index;                      // into mems
+    int64_t dims[DNNL_MAX_NDIMS] = {};  // runtime-dims slots: the oneDNN dims of mems[mem_index]; 0 = none yet
   };
   std::vector<Bind> binds;
   std::vector<uint64_t> seen_versions;  // per step: the version its last run saw (versioned steps)
@@ -118,6 +119,17 @@ dnnl::memory DnnlKernel::IntermediateMemory(const dnnl::memory::desc& md) {
   return m;
 }
 
+dnnl::memory DnnlKernel::IntermediateAlias(const dnnl::memory& of, const dnnl::memory::desc& md) {
+  const int target = IndexOf(of);
+  if (mems_[target].kind != MemKind::kIntermediate || mems_[target].alias_of >= 0 ||
+      md.get_size() > of.get_desc().get_size()) {
+    throw std::invalid_argument("IntermediateAlias: not an intermediate of at least the alias's size");
+  }
+  dnnl::memory m(md, engine_, DNNL_MEMORY_NONE);
+  mems_[AddMemory(m, MemKind::kIntermediate, -1)].alias_of = target;
+  return m;
+}
+
 dnnl::memory DnnlKernel::PersistentMemory(const dnnl::memory::desc& md) {
   dnnl::memory m(md, engine_, DNNL_MEMORY_NONE);
   AddMemory(m, MemKind::kPersistent, -1);
@@ -166,6 +178,16 @@ void DnnlKernel::SetPreCopy(int in, int out, size_t bytes) {
   copy_bytes_ = bytes;
 }
 
+namespace {
+
+// oneDNN 2.6 names its GEMM-based RNN implementation (jit sgemm, jit cell kernels) "ref"; it is no reference
+// implementation, and is named "rnn_gemm:jit" here so that tools looking for "(ref" do not flag it.
+const char* RnnImplName(const dnnl::primitive& prim, const char* info) {
+  return prim.get_kind() == dnnl::primitive::kind::rnn && std::string(info) == "ref" ? "rnn_gemm:jit" : info;
+}
+
+}  // namespace
+
 void DnnlKernel::Finalize() {
   constexpr size_t kAlign = 64;
   auto aligned = [](size_t n) { return (n + kAlign - 1) / kAlign * kAlign; };
@@ -173,9 +195,12 @@ void DnnlKernel::Finalize() {
   for (const Step& s : steps_) scratchpad = std::max(scratchpad, s.scratch_bytes);
   scratch_bytes_ = aligned(scratchpad);
   for (MemSpec& m : mems_) {
-    if (m.kind != MemKind::kIntermediate) continue;
+    if (m.kind != MemKind::kIntermediate || m.alias_of >= 0) continue;
     m.scratch_offset = scratch_bytes_;
     scratch_bytes_ += aligned(m.memory.get_desc().get_size());
+  }
+  for (MemSpec& m : mems_) {
+    if (m.alias_of >= 0) m.scratch_offset = mems_[m.alias_of].scratch_offset;
   }
   // Name the implementation of the main primitive (the first that is not a layout reorder).
   const Step* main = steps_.empty() ? nullptr : &steps_.front();
@@ -186,6 +211,7 @@ void DnnlKernel::Finalize() {
     }
   }
   for (const Step& s : steps_) {
+    if (s.prim.get_kind() == dnnl::primitive::kind::rnn) continue;  // see RnnImplName
     const char* step_info = nullptr;
     if (dnnl_primitive_desc_query(s.prim.get_primitive_desc(), dnnl_query_impl_info_str, 0, &step_info) ==
             dnnl_success &&
@@ -197,7 +223,7 @@ void DnnlKernel::Finalize() {
   if (main != nullptr &&
       dnnl_primitive_desc_query(main->prim.get_primitive_desc(), dnnl_query_impl_info_str, 0, &info) == dnnl_success &&
       info != nullptr) {
-    impl_ += std::string("(") + info + ")";
+    impl_ += std::string("(") + RnnImplName(main->prim, info) + ")";
   }
   const dnnl_memory_desc_t* src =
       main ? dnnl_primitive_desc_query_md(main->prim.get_primitive_desc(), dnnl_query_src_md, 0) : nullptr;
@@ -335,8 +361,8 @@ Status DnnlKernel::Execute(const exec::KernelIo& io, State& st, int threads) con
       st.ran[i] = true;
     }
     const std::vector<dnnl_exec_arg_t>& args = st.args[i];
-    const dnnl_status_t status = dnnl_primitive_execute(steps_[i].prim.get(), st.stream.get(),
-                                                        static_cast<int>(args.size()), args.data());
+    const dnnl_status_t status =
+        dnnl_primitive_execute(steps_[i].prim.get(), st.stream.get(), static_cast<int>(args.size()), args.data());
     if (status != dnnl_success) {
       return Internal(exec::NodeLabel(*node_) + ": oneDNN execution failed: " + dnnl_status2str(status));
     }

@@ -64,6 +64,9 @@ class DnnlKernel final : public exec::PreparedKernel {
   // binding's scratch (shared with bindings whose runs never overlap), so nothing in it survives a run; the
   // returned object has no data and only names it in AddStep.
   dnnl::memory IntermediateMemory(const dnnl::memory::desc& md);
+  // Another view of intermediate `of` (same bytes) described by md, which must not be larger: a reorder step reads
+  // a primitive's output with other dims (oneDNN's [seq, batch, dirs * hidden] as [seq, batch, dirs, hidden]).
+  dnnl::memory IntermediateAlias(const dnnl::memory& of, const dnnl::memory::desc& md);
   // Memory a step writes and later runs of the same binding read (a versioned step's output): allocated per
   // binding; the returned object has no data and only names it in AddStep.
   dnnl::memory PersistentMemory(const dnnl::memory::desc& md);
@@ -115,6 +118,7 @@ class DnnlKernel final : public exec::PreparedKernel {
     MemKind kind;
     int slot;  // kInput / kOutput
     size_t scratch_offset = 0;  // kIntermediate: bytes into the binding's scratch (set at Finalize)
+    int alias_of = -1;          // kIntermediate: the intermediate whose bytes this one views (IntermediateAlias)
     bool runtime_dims = false;  // BindInputDims / BindOutputDims: dims from the slot each run
     SlotDims map;
     int ndims = 0;              // the oneDNN rank (runtime_dims)

@@ -45,6 +45,9 @@ KernelPtr PrepareBinary(const OpView& v);
 // Concat, Sum (concat_sum_kernels.cc)
 bool ConcatSumSupported(const OpView& v);
 KernelPtr PrepareConcatSum(const OpView& v);
+// LSTM, GRU (rnn_kernels.cc)
+bool RnnSupported(const OpView& v);
+KernelPtr PrepareRnn(const OpView& v);
 // ge::TransData: a reorder between the plain and the NC1HWC0 layout (trans_data_kernels.cc)
 bool TransDataSupported(const OpView& v);
 KernelPtr PrepareTransData(const OpView& v);

@@ -28,7 +28,10 @@ namespace ge::dnnl_kernels::testing {
 struct Case {
   Case(std::string op_type, std::vector<Tensor> in, std::vector<bool> consts = {}, ir::AttrMap a = ir::AttrMap(),
        std::string op_domain = "")
-      : op(std::move(op_type)), domain(std::move(op_domain)), inputs(std::move(in)), is_const(std::move(consts)),
+      : op(std::move(op_type)),
+        domain(std::move(op_domain)),
+        inputs(std::move(in)),
+        is_const(std::move(consts)),
         attrs(std::move(a)) {}
   std::string op, domain;
   std::vector<Tensor> inputs;  // an invalid Tensor = omitted optional input
@@ -38,7 +41,7 @@ struct Case {
   std::vector<bool> output_present;  // per output; empty = all present
   int64_t opset = 17;
   int threads = 1;
-  bool allow_bf16 = false;  // PrepareRequest::allow_bf16
+  bool allow_bf16 = false;             // PrepareRequest::allow_bf16
   IsaLevel max_isa = IsaLevel::kNone;  // PrepareRequest::max_isa
   std::vector<Format> output_formats;  // per output; missing entries plain (outputs are then not comparable)
   std::vector<Format> input_formats;   // per input; missing entries plain (the case's tensors must be stored so)
@@ -109,7 +112,8 @@ inline StatusOr<std::unique_ptr<Prepared>> PrepareCase(const Case& c) {
   r.opset = c.opset;
   r.input_descs = in_descs;
   for (int i = 0; i < c.num_outputs; ++i) r.output_descs.push_back(outs[i] ? ictx.outputs[i] : TensorDesc());
-  for (size_t i = 0; i < c.inputs.size(); ++i) r.const_inputs.push_back(ins[i] && c.IsConst(i) ? &c.inputs[i] : nullptr);
+  for (size_t i = 0; i < c.inputs.size(); ++i)
+    r.const_inputs.push_back(ins[i] && c.IsConst(i) ? &c.inputs[i] : nullptr);
   r.intra_op_threads = c.threads;
   r.allow_bf16 = c.allow_bf16;
   r.max_isa = c.max_isa;
@@ -194,15 +198,16 @@ inline std::string CaseName(const Case& c) {
   return s + ")";
 }
 
-// Prepares c on the dnnl engine (expects a kernel whose impl_name starts with "dnnl." and DnnlSupports to agree),
-// runs it and compares every present output with the reference kernels.
-inline void ExpectDnnlMatchesRef(const Case& c, double rtol = 1e-4, rt::ThreadPool* pool = nullptr) {
+// Prepares c on the dnnl engine (expects a kernel whose impl_name starts with `impl_prefix` and DnnlSupports to
+// agree), runs it and compares every present output with the reference kernels.
+inline void ExpectDnnlMatchesRef(const Case& c, double rtol = 1e-4, rt::ThreadPool* pool = nullptr,
+                                 const char* impl_prefix = "dnnl.") {
   const std::string name = CaseName(c);
   auto p = PrepareCase(c);
   ASSERT_TRUE(p.ok()) << name << ": " << p.status().ToString();
   ASSERT_NE((*p)->kernel, nullptr) << name << ": the dnnl engine declined";
   EXPECT_TRUE(DnnlSupports(*(*p)->node)) << name;
-  EXPECT_EQ(std::string((*p)->kernel->impl_name()).rfind("dnnl.", 0), 0u) << (*p)->kernel->impl_name();
+  EXPECT_EQ(std::string((*p)->kernel->impl_name()).rfind(impl_prefix, 0), 0u) << (*p)->kernel->impl_name();
   if (std::getenv("GE_DNNL_TEST_VERBOSE")) std::printf("%s -> %s\n", name.c_str(), (*p)->kernel->impl_name());
   Status s = (*p)->Run(pool);
   ASSERT_TRUE(s.ok()) << name << ": " << s.ToString();

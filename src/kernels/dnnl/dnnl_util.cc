@@ -89,16 +89,26 @@ bool FloatTensor(const TensorDesc& d, bool static_shapes, bool blocked_ok) {
   return true;
 }
 
+bool IndexTensor(const TensorDesc& d) {
+  return d.kind == ValueKind::kTensor && (d.dtype == DataType::kInt32 || d.dtype == DataType::kInt64) &&
+         (d.format == Format::kND || d.format == Format::kNCHW);
+}
+
 }  // namespace
 
-bool CommonSupported(const OpView& v, bool blocked_ok) {
+bool CommonSupported(const OpView& v, const IoRules& rules) {
+  bool any_out = false;
   for (int i = 0; i < v.num_in(); ++i) {
-    if (v.has_in(i) && !FloatTensor(v.in[i], v.static_shapes, blocked_ok)) return false;
+    if (!v.has_in(i)) continue;
+    if (i == rules.index_input && IndexTensor(v.in[i])) continue;
+    if (!FloatTensor(v.in[i], v.static_shapes, rules.blocked_ok)) return false;
   }
   for (int i = 0; i < v.num_out(); ++i) {
-    if (v.has_out(i) && !FloatTensor(v.out[i], v.static_shapes, blocked_ok)) return false;
+    if (!v.has_out(i)) continue;
+    if (!FloatTensor(v.out[i], v.static_shapes, rules.blocked_ok)) return false;
+    any_out = true;
   }
-  return v.num_out() >= 1 && v.has_out(0);
+  return v.num_out() >= 1 && (v.has_out(0) || (rules.any_output && any_out));
 }
 
 bool OnlyFirstOutputs(const OpView& v, int n) {

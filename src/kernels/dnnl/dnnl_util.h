@@ -68,9 +68,20 @@ struct OpView {
   void UsePackedWeights();
 };
 
+// What a family's inputs and outputs may be beyond CommonSupported's float32 rule.
+struct IoRules {
+  bool blocked_ok = false;   // NHWC and NC1HWC0 activations too
+  int index_input = -1;      // this input may be a plain int32 / int64 tensor instead (LSTM's sequence_lens)
+  bool any_output = false;   // output 0 may be omitted when another output is present
+};
 // Checks every op family shares: present inputs and outputs are float32 tensors, plain (ND/NCHW) or, when
 // blocked_ok, NHWC or NC1HWC0 of rank 3 to 5; with static shapes, no dim is zero and every rank is at most DNNL_MAX_NDIMS.
-bool CommonSupported(const OpView& v, bool blocked_ok = false);
+bool CommonSupported(const OpView& v, const IoRules& rules);
+inline bool CommonSupported(const OpView& v, bool blocked_ok = false) {
+  IoRules rules;
+  rules.blocked_ok = blocked_ok;
+  return CommonSupported(v, rules);
+}
 // The node has exactly `n` outputs present and output i >= n absent.
 bool OnlyFirstOutputs(const OpView& v, int n);
 // The attributes Conv and ConvTranspose share: `group` >= 1 (returned in *group), a valid auto_pad, and inputs 0

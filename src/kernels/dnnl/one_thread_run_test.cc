@@ -172,5 +172,17 @@ TEST(DnnlOneThreadRun, Attention) {
                                  "ge"));
 }
 
+// An LSTM whose steps are large enough to be prepared for both threads (rnn_kernels.cc).
+TEST(DnnlOneThreadRun, Lstm) {
+  std::mt19937 rng(95);
+  const int64_t seq = 3, batch = 8, input = 32, hidden = 512;
+  Case c("LSTM",
+         {RandomTensor({seq, batch, input}, rng, -1, 1), RandomTensor({1, 4 * hidden, input}, rng, -0.2, 0.2),
+          RandomTensor({1, 4 * hidden, hidden}, rng, -0.2, 0.2)},
+         {false, true, true}, Attrs({{"hidden_size", AV::Int(hidden)}}));
+  c.num_outputs = 3;
+  ExpectOneThreadRunMatches(c);
+}
+
 }  // namespace
 }  // namespace ge::dnnl_kernels::testing

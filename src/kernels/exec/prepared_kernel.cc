@@ -12,6 +12,7 @@
 #include "kernels/exec/gather_kernel.h"
 #include "kernels/exec/instance_norm_kernel.h"
 #include "kernels/exec/kernel_util.h"
+#include "kernels/exec/lstm_kernel.h"
 #include "kernels/exec/matmul_kernel.h"
 #include "kernels/exec/pad_kernel.h"
 #include "kernels/exec/reduce_kernel.h"
@@ -66,6 +67,8 @@ constexpr FastEntry kFastKernels[] = {
     {OpId::kReduceSumSquare, PrepareReduce}, {OpId::kReduceLogSum, PrepareReduce}, {OpId::kReduceProd, PrepareReduce},
     // constant-weight matrix products on the packed AVX2 SGEMM
     {OpId::kMatMul, PrepareMatMulPacked}, {OpId::kGemm, PrepareMatMulPacked},
+    // recurrent
+    {OpId::kLSTM, PrepareLstmBatch1},
 };
 // clang-format on
 
