@@ -339,7 +339,7 @@ ZOO = {
     "r3d_18": ("video", lambda: (M.video.r3d_18().eval(), (torch.randn(1, 3, 8, 112, 112),), None)),
     "mc3_18": ("video", lambda: (M.video.mc3_18().eval(), (torch.randn(1, 3, 8, 112, 112),), None)),
     "r2plus1d_18": ("video", lambda: (M.video.r2plus1d_18().eval(), (torch.randn(1, 3, 8, 112, 112),), None)),
-    "s3d": ("video", lambda: (M.video.s3d().eval(), (torch.randn(1, 3, 16, 112, 112),), None)),
+    "s3d": ("video", lambda: (M.video.s3d().eval(), (torch.randn(1, 3, 16, 224, 224),), None)),
     # detection (raw head outputs)
     "retinanet_head": ("detection", det(M.detection.retinanet_resnet50_fpn, DetectorHead, 320)),
     "fcos_head": ("detection", det(M.detection.fcos_resnet50_fpn, DetectorHead, 320)),
