@@ -1,11 +1,35 @@
 #include "rt/cpu/contention_governor.h"
 
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 
 namespace ge::rt {
+namespace {
+
+// The second field of /proc/thread-self/schedstat: nanoseconds this thread has waited on a run queue; -1 where
+// the kernel does not provide it.
+int64_t ThreadRunDelayNs() {
+  const int fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[128];
+  const ssize_t n = ::read(fd, buf, sizeof(buf) - 1);
+  ::close(fd);
+  if (n <= 0) return -1;
+  buf[n] = '\0';
+  char* end = nullptr;
+  std::strtoll(buf, &end, 10);  // time on the CPU
+  if (end == buf) return -1;
+  char* start = end;
+  const long long delay = std::strtoll(start, &end, 10);
+  return end == start || delay < 0 ? -1 : static_cast<int64_t>(delay);
+}
+
+}  // namespace
 
 ContentionProbe ContentionProbe::System() {
   ContentionProbe p;
@@ -14,6 +38,7 @@ ContentionProbe ContentionProbe::System() {
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
             .count());
   };
+  p.run_delay_ns = ThreadRunDelayNs;
   p.involuntary_switches = []() -> uint64_t {
     struct rusage u;
     if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
@@ -28,11 +53,7 @@ ContentionGovernor::ContentionGovernor(int full_threads, ContentionPolicy policy
       probe_(std::move(probe)),
       threads_(policy == ContentionPolicy::kOneThread ? 1 : std::max(1, full_threads)),
       next_sample_ns_(0) {
-  if (policy_ == ContentionPolicy::kAdaptive && full_threads_ > 1) {
-    window_start_ns_ = probe_.now_ns();
-    window_start_switches_ = probe_.involuntary_switches();
-    next_sample_ns_.store(window_start_ns_ + kWindowNs, std::memory_order_relaxed);
-  }
+  // The first window opens at the first region: what happened before (loading the model) says nothing.
 }
 
 int ContentionGovernor::Threads() {
@@ -45,20 +66,38 @@ int ContentionGovernor::Threads() {
   return threads_.load(std::memory_order_relaxed);
 }
 
-void ContentionGovernor::Sample(int64_t now) {
-  if (now < next_sample_ns_.load(std::memory_order_relaxed)) return;  // another caller sampled first
+void ContentionGovernor::OpenWindow(int64_t now) {
+  window_open_ = true;
+  window_thread_ = std::this_thread::get_id();
+  window_start_ns_ = now;
+  window_start_delay_ns_ = probe_.run_delay_ns();
+  window_start_switches_ = probe_.involuntary_switches();
+}
+
+bool ContentionGovernor::Contended(int64_t now) const {
+  // Rates over the window, so that a long idle gap between runs does not add up to "contention".
+  const double elapsed = static_cast<double>(std::max<int64_t>(now - window_start_ns_, kWindowNs));
+  if (window_start_delay_ns_ >= 0) {
+    const int64_t delay = probe_.run_delay_ns();
+    if (delay >= window_start_delay_ns_)
+      return static_cast<double>(delay - window_start_delay_ns_) >= kRunDelayShare * elapsed;
+  }
   const uint64_t switches = probe_.involuntary_switches();
   const uint64_t seen = switches >= window_start_switches_ ? switches - window_start_switches_ : 0;
+  return static_cast<double>(seen) * kWindowNs >= static_cast<double>(kSwitchesPerWindow) * elapsed;
+}
+
+void ContentionGovernor::Sample(int64_t now) {
+  if (now < next_sample_ns_.load(std::memory_order_relaxed)) return;  // another caller sampled first
   const bool full = threads_.load(std::memory_order_relaxed) == full_threads_;
-  // A rate, so that a long idle gap between runs does not add up to "contention".
-  const int64_t elapsed = std::max<int64_t>(now - window_start_ns_, kWindowNs);
-  const bool contended = static_cast<double>(seen) * kWindowNs >= static_cast<double>(kSwitchesPerWindow) * elapsed;
   if (!full) {
     if (now >= degraded_until_ns_) {  // hold over: try full width again
       threads_.store(full_threads_, std::memory_order_relaxed);
       probing_ = true;
     }
-  } else if (contended) {
+  } else if (!window_open_ || window_thread_ != std::this_thread::get_id()) {
+    // No window yet, or another thread opened it: its run-queue delay is not this thread's; start afresh.
+  } else if (Contended(now)) {
     if (probing_) hold_ns_ = std::min(hold_ns_ * 2, kMaxHoldNs);
     probing_ = false;
     degraded_until_ns_ = now + hold_ns_;
@@ -69,8 +108,7 @@ void ContentionGovernor::Sample(int64_t now) {
     probing_ = false;
     hold_ns_ = kMinHoldNs;
   }
-  window_start_ns_ = now;
-  window_start_switches_ = switches;
+  OpenWindow(now);
   const int64_t next = threads_.load(std::memory_order_relaxed) == full_threads_ ? now + kWindowNs : degraded_until_ns_;
   next_sample_ns_.store(next, std::memory_order_relaxed);
 }

@@ -2,33 +2,40 @@
 //
 // A parallel region ends only when its slowest thread does; oneDNN and OpenMP split work statically, so with a
 // neighbour taking cores, every region waits for a descheduled thread to be scheduled again and a model's latency
-// becomes nodes x scheduler slice. The governor watches the process's involuntary context switches (the kernel
-// preempting our threads: the sign that runnable threads outnumber the cores we get) and, while they come, lets
-// kernels run on one thread, which never waits on another. It probes full width again after a hold that doubles
-// while contention persists (up to kMaxHold) and resets after a quiet window.
+// becomes nodes x scheduler slice. The governor watches how long the sampling thread sat runnable but not running
+// (the kernel's run-queue delay, /proc/thread-self/schedstat: about 0.1% of the time on a quiet machine, 30-50% with
+// a neighbour as wide as the machine) and, while that exceeds kRunDelayShare of a window, lets kernels run on one
+// thread, which never waits on another. Where the run-queue delay cannot be read it counts the process's
+// involuntary context switches instead (a noisier sign: bursts of them occur on quiet machines too). It probes full
+// width again after a hold that doubles while contention persists (up to kMaxHold) and resets after a quiet window.
 //
-// Thread-safe: Threads() may be called from any thread; one caller at a time samples the probe.
+// Thread-safe: Threads() may be called from any thread; one caller at a time samples the probe. A window is judged
+// only when the thread that opened it closes it (run-queue delay is per thread).
 #pragma once
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <thread>
 
 #include "rt/device.h"
 
 namespace ge::rt {
 
-// Where the governor reads the time and the preemption count; replaced in tests.
+// Where the governor reads the time and the signs of contention; replaced in tests.
 struct ContentionProbe {
   std::function<int64_t()> now_ns;                 // a monotonic clock
-  std::function<uint64_t()> involuntary_switches;  // cumulative, for the whole process
-  static ContentionProbe System();                 // steady_clock and getrusage(RUSAGE_SELF).ru_nivcsw
+  std::function<int64_t()> run_delay_ns;           // cumulative, for the calling thread; < 0: not available
+  std::function<uint64_t()> involuntary_switches;  // cumulative, for the whole process (the fallback)
+  // steady_clock, /proc/thread-self/schedstat's run_delay and getrusage(RUSAGE_SELF).ru_nivcsw.
+  static ContentionProbe System();
 };
 
 class ContentionGovernor {
  public:
   static constexpr int64_t kWindowNs = 10'000'000;    // one observation
-  static constexpr uint64_t kSwitchesPerWindow = 2;   // this many preemptions in a window mean contention
+  static constexpr double kRunDelayShare = 0.05;      // run-queue delay above this share of a window: contention
+  static constexpr uint64_t kSwitchesPerWindow = 4;   // the fallback: this many preemptions in a window
   static constexpr int64_t kMinHoldNs = 100'000'000;  // first time at one thread
   static constexpr int64_t kMaxHoldNs = 2'000'000'000;
 
@@ -42,6 +49,8 @@ class ContentionGovernor {
 
  private:
   void Sample(int64_t now);
+  void OpenWindow(int64_t now);
+  bool Contended(int64_t now) const;
 
   const int full_threads_;
   const ContentionPolicy policy_;
@@ -50,7 +59,10 @@ class ContentionGovernor {
   std::atomic<int64_t> next_sample_ns_;
   std::atomic<uint64_t> degradations_{0};
   std::mutex mu_;  // guards the fields below; try-locked by the one caller that samples
+  bool window_open_ = false;
+  std::thread::id window_thread_;  // the thread whose run-queue delay the open window counts
   int64_t window_start_ns_ = 0;
+  int64_t window_start_delay_ns_ = -1;
   uint64_t window_start_switches_ = 0;
   int64_t hold_ns_ = kMinHoldNs;
   int64_t degraded_until_ns_ = 0;

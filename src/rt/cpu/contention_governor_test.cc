@@ -10,55 +10,87 @@ namespace ge::rt {
 namespace {
 
 constexpr int64_t kMs = 1'000'000;
+constexpr int64_t kWindow = ContentionGovernor::kWindowNs;
+// Run-queue delay over one window that means contention, and a quiet one (as measured: ~0.1% quiet, 30-50%
+// beside a neighbour as wide as the machine).
+constexpr int64_t kBusyDelay = kWindow * 3 / 10;
+constexpr int64_t kQuietDelay = kWindow / 1000;
 
-// A clock and a preemption counter the test moves by hand.
+// A clock, a run-queue delay and a preemption counter the test moves by hand.
 struct FakeProbe {
-  int64_t now = 0;
+  int64_t now = 1000;
+  int64_t delay = 0;
   uint64_t switches = 0;
+  bool has_delay = true;
   ContentionProbe Probe() {
     ContentionProbe p;
     p.now_ns = [this] { return now; };
+    p.run_delay_ns = [this] { return has_delay ? delay : int64_t{-1}; };
     p.involuntary_switches = [this] { return switches; };
     return p;
   }
-  // One observation window passes with |n| preemptions.
-  void Window(uint64_t n) {
-    now += ContentionGovernor::kWindowNs;
-    switches += n;
+  // One observation window passes with `d` of run-queue delay.
+  void Window(int64_t d) {
+    now += kWindow;
+    delay += d;
   }
 };
 
 TEST(ContentionGovernor, QuietProcessKeepsFullWidth) {
   FakeProbe f;
   ContentionGovernor g(4, ContentionPolicy::kAdaptive, f.Probe());
+  g.Threads();
   for (int i = 0; i < 100; ++i) {
-    f.Window(1);  // below the threshold
+    f.Window(kQuietDelay);
+    f.switches += 3;  // switch counts are ignored while the run-queue delay is readable
     ASSERT_EQ(g.Threads(), 4) << "window " << i;
   }
   EXPECT_EQ(g.degradations(), 0u);
 }
 
-TEST(ContentionGovernor, PreemptionDropsToOneThreadThenProbesFullWidthAgain) {
+TEST(ContentionGovernor, WhatHappenedBeforeTheFirstRegionDoesNotCount) {
+  FakeProbe f;
+  ContentionGovernor g(2, ContentionPolicy::kAdaptive, f.Probe());
+  f.Window(kBusyDelay);  // model loading on a busy machine
+  EXPECT_EQ(g.Threads(), 2);
+  f.Window(kQuietDelay);
+  EXPECT_EQ(g.Threads(), 2);
+}
+
+TEST(ContentionGovernor, RunQueueDelayDropsToOneThreadThenProbesFullWidthAgain) {
   FakeProbe f;
   ContentionGovernor g(2, ContentionPolicy::kAdaptive, f.Probe());
   EXPECT_EQ(g.Threads(), 2);
-  f.Window(ContentionGovernor::kSwitchesPerWindow);
+  f.Window(kBusyDelay);
   EXPECT_EQ(g.Threads(), 1);
   EXPECT_EQ(g.degradations(), 1u);
-  f.now += ContentionGovernor::kMinHoldNs - kMs;  // still held, whatever the counter says
+  f.now += ContentionGovernor::kMinHoldNs - kMs;  // still held, whatever the probe says
+  f.delay += kBusyDelay;
   EXPECT_EQ(g.Threads(), 1);
   f.now += kMs;
   EXPECT_EQ(g.Threads(), 2);  // hold over: probe full width
-  f.Window(0);
+  f.Window(kQuietDelay);
   EXPECT_EQ(g.Threads(), 2);  // quiet: stays
+}
+
+TEST(ContentionGovernor, ADelayJustBelowTheShareIsQuiet) {
+  FakeProbe f;
+  ContentionGovernor g(2, ContentionPolicy::kAdaptive, f.Probe());
+  g.Threads();
+  const auto share = static_cast<int64_t>(ContentionGovernor::kRunDelayShare * kWindow);
+  f.Window(share - 1000);
+  EXPECT_EQ(g.Threads(), 2);
+  f.Window(share);
+  EXPECT_EQ(g.Threads(), 1);
 }
 
 TEST(ContentionGovernor, PersistentContentionDoublesTheHoldUpToTheCap) {
   FakeProbe f;
   ContentionGovernor g(2, ContentionPolicy::kAdaptive, f.Probe());
+  g.Threads();
   int64_t expected_hold = ContentionGovernor::kMinHoldNs;
   for (int round = 0; round < 8; ++round) {
-    f.Window(5);
+    f.Window(kBusyDelay);
     ASSERT_EQ(g.Threads(), 1) << "round " << round;
     f.now += expected_hold - kMs;
     ASSERT_EQ(g.Threads(), 1) << "round " << round << ": hold ended early";
@@ -68,9 +100,9 @@ TEST(ContentionGovernor, PersistentContentionDoublesTheHoldUpToTheCap) {
   }
   EXPECT_EQ(expected_hold, ContentionGovernor::kMaxHoldNs);
   // A quiet window at full width resets the hold.
-  f.Window(0);
+  f.Window(kQuietDelay);
   ASSERT_EQ(g.Threads(), 2);
-  f.Window(5);
+  f.Window(kBusyDelay);
   ASSERT_EQ(g.Threads(), 1);
   f.now += ContentionGovernor::kMinHoldNs;
   EXPECT_EQ(g.Threads(), 2);
@@ -79,10 +111,24 @@ TEST(ContentionGovernor, PersistentContentionDoublesTheHoldUpToTheCap) {
 TEST(ContentionGovernor, LongIdleGapIsNotContention) {
   FakeProbe f;
   ContentionGovernor g(2, ContentionPolicy::kAdaptive, f.Probe());
-  f.now += 10'000 * kMs;  // ten seconds without a run, a few preemptions of other threads meanwhile
-  f.switches += 10;
+  g.Threads();
+  f.now += 10'000 * kMs;  // ten seconds without a run; the thread waited a little meanwhile
+  f.delay += 20 * kMs;
   EXPECT_EQ(g.Threads(), 2);
-  f.Window(3);  // but a busy window right after still counts
+  f.Window(kBusyDelay);  // but a busy window right after still counts
+  EXPECT_EQ(g.Threads(), 1);
+}
+
+TEST(ContentionGovernor, WithoutRunQueueDelayPreemptionsDecide) {
+  FakeProbe f;
+  f.has_delay = false;
+  ContentionGovernor g(2, ContentionPolicy::kAdaptive, f.Probe());
+  g.Threads();
+  f.Window(0);
+  f.switches += ContentionGovernor::kSwitchesPerWindow - 1;
+  EXPECT_EQ(g.Threads(), 2);
+  f.Window(0);
+  f.switches += ContentionGovernor::kSwitchesPerWindow;
   EXPECT_EQ(g.Threads(), 1);
 }
 
@@ -90,17 +136,29 @@ TEST(ContentionGovernor, SamplesOncePerWindow) {
   FakeProbe f;
   int reads = 0;
   ContentionProbe p = f.Probe();
-  p.involuntary_switches = [&] {
+  p.run_delay_ns = [&] {
     ++reads;
-    return f.switches;
+    return f.delay;
   };
   ContentionGovernor g(2, ContentionPolicy::kAdaptive, p);
-  const int at_start = reads;
+  g.Threads();
+  const int opened = reads;
   for (int i = 0; i < 1000; ++i) g.Threads();
-  EXPECT_EQ(reads, at_start);  // the window has not passed: no syscall per call
+  EXPECT_EQ(reads, opened);  // the window has not passed: no read per call
   f.Window(0);
   for (int i = 0; i < 1000; ++i) g.Threads();
-  EXPECT_EQ(reads, at_start + 1);
+  EXPECT_EQ(reads, opened + 2);  // closed (one read) and the next opened (one read)
+}
+
+// Run-queue delay is per thread: a window opened by one thread and closed by another is not judged.
+TEST(ContentionGovernor, AWindowIsJudgedOnlyByTheThreadThatOpenedIt) {
+  FakeProbe f;
+  ContentionGovernor g(2, ContentionPolicy::kAdaptive, f.Probe());
+  std::thread([&] { g.Threads(); }).join();
+  f.Window(kBusyDelay);
+  EXPECT_EQ(g.Threads(), 2);  // another thread's window: this thread opens its own
+  f.Window(kBusyDelay);
+  EXPECT_EQ(g.Threads(), 1);
 }
 
 TEST(ContentionGovernor, FixedPoliciesIgnoreTheProbe) {
@@ -108,7 +166,7 @@ TEST(ContentionGovernor, FixedPoliciesIgnoreTheProbe) {
   ContentionGovernor full(3, ContentionPolicy::kFullThreads, f.Probe());
   ContentionGovernor one(3, ContentionPolicy::kOneThread, f.Probe());
   for (int i = 0; i < 10; ++i) {
-    f.Window(100);
+    f.Window(kWindow);
     EXPECT_EQ(full.Threads(), 3);
     EXPECT_EQ(one.Threads(), 1);
   }
@@ -119,23 +177,25 @@ TEST(ContentionGovernor, OneThreadPoolNeverSamples) {
   FakeProbe f;
   bool read = false;
   ContentionProbe p = f.Probe();
-  p.involuntary_switches = [&] {
+  p.run_delay_ns = [&] {
     read = true;
-    return uint64_t{0};
+    return int64_t{0};
   };
   ContentionGovernor g(1, ContentionPolicy::kAdaptive, p);
-  f.Window(100);
+  g.Threads();
+  f.Window(kWindow);
   EXPECT_EQ(g.Threads(), 1);
   EXPECT_FALSE(read);
 }
 
 // Many threads asking at once see only the two legal widths and leave the governor consistent.
 TEST(ContentionGovernor, ConcurrentCallersSeeOnlyLegalWidths) {
-  std::atomic<int64_t> now{0};
-  std::atomic<uint64_t> switches{0};
+  std::atomic<int64_t> now{1};
+  std::atomic<int64_t> delay{0};
   ContentionProbe p;
   p.now_ns = [&] { return now.fetch_add(1000); };
-  p.involuntary_switches = [&] { return switches.fetch_add(1); };
+  p.run_delay_ns = [&] { return delay.fetch_add(400); };
+  p.involuntary_switches = [] { return uint64_t{0}; };
   ContentionGovernor g(4, ContentionPolicy::kAdaptive, p);
   std::atomic<int> bad{0};
   std::vector<std::thread> ts;
@@ -151,13 +211,16 @@ TEST(ContentionGovernor, ConcurrentCallersSeeOnlyLegalWidths) {
   EXPECT_EQ(bad.load(), 0);
 }
 
-// The real probe counts this process's preemptions: monotonic, and read without error.
+// The real probe: a monotonic clock, and this thread's run-queue delay where the kernel keeps it (Linux with
+// schedstats / sched_info), never going backwards.
 TEST(ContentionProbe, SystemProbeIsMonotonic) {
   ContentionProbe p = ContentionProbe::System();
   const int64_t t0 = p.now_ns();
+  const int64_t d0 = p.run_delay_ns();
   const uint64_t s0 = p.involuntary_switches();
   std::this_thread::sleep_for(std::chrono::milliseconds(2));
   EXPECT_GT(p.now_ns(), t0);
+  if (d0 >= 0) EXPECT_GE(p.run_delay_ns(), d0);
   EXPECT_GE(p.involuntary_switches(), s0);
 }
 
