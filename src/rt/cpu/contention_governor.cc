@@ -97,16 +97,18 @@ void ContentionGovernor::Sample(int64_t now) {
     }
   } else if (!window_open_ || window_thread_ != std::this_thread::get_id()) {
     // No window yet, or another thread opened it: its run-queue delay is not this thread's; start afresh.
-  } else if (Contended(now)) {
+  } else if (!Contended(now)) {
+    // A whole quiet window at full width: contention, if it comes back, starts from the shortest hold.
+    strikes_ = 0;
+    probing_ = false;
+    hold_ns_ = kMinHoldNs;
+  } else if (probing_ || ++strikes_ >= kStrikes) {
+    strikes_ = 0;
     if (probing_) hold_ns_ = std::min(hold_ns_ * 2, kMaxHoldNs);
     probing_ = false;
     degraded_until_ns_ = now + hold_ns_;
     threads_.store(1, std::memory_order_relaxed);
     degradations_.fetch_add(1, std::memory_order_relaxed);
-  } else {
-    // A whole quiet window at full width: contention, if it comes back, starts from the shortest hold.
-    probing_ = false;
-    hold_ns_ = kMinHoldNs;
   }
   OpenWindow(now);
   const int64_t next = threads_.load(std::memory_order_relaxed) == full_threads_ ? now + kWindowNs : degraded_until_ns_;

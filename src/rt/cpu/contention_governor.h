@@ -33,9 +33,12 @@ struct ContentionProbe {
 
 class ContentionGovernor {
  public:
-  static constexpr int64_t kWindowNs = 10'000'000;    // one observation
-  static constexpr double kRunDelayShare = 0.05;      // run-queue delay above this share of a window: contention
-  static constexpr uint64_t kSwitchesPerWindow = 4;   // the fallback: this many preemptions in a window
+  static constexpr int64_t kWindowNs = 10'000'000;   // one observation
+  static constexpr double kRunDelayShare = 0.05;     // run-queue delay above this share of a window: contention
+  static constexpr uint64_t kSwitchesPerWindow = 4;  // the fallback: this many preemptions in a window
+  // Contended windows in a row before dropping to one thread: a burst of kernel work (writeback after another
+  // process exits) takes a core for a few milliseconds; a neighbour stays. While probing after a hold, one suffices.
+  static constexpr int kStrikes = 2;
   static constexpr int64_t kMinHoldNs = 100'000'000;  // first time at one thread
   static constexpr int64_t kMaxHoldNs = 2'000'000'000;
 
@@ -67,6 +70,7 @@ class ContentionGovernor {
   int64_t hold_ns_ = kMinHoldNs;
   int64_t degraded_until_ns_ = 0;
   bool probing_ = false;  // back at full width after a hold; contention now doubles the hold
+  int strikes_ = 0;       // contended windows in a row at full width
 };
 
 }  // namespace ge::rt
