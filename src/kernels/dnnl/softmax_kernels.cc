@@ -51,6 +51,24 @@ KernelPtr PrepareSoftmax(const OpView& v) {
   const SF::desc d(dnnl::prop_kind::forward_inference,
                    log ? dnnl::algorithm::softmax_log : dnnl::algorithm::softmax_accurate, md, md, 1);
   const SF::primitive_desc pd = SelectImpl(SF::primitive_desc(d, UserScratchpadAttr(), k->engine()), v.max_isa);
+  if (plan->view[2] > 1 && IsReferenceImpl(pd.impl_info_str())) {
+    // oneDNN's optimized softmax wants the axis dense: over a middle axis (a segmentation head's channels) it runs
+    // its reference loop, several times slower than ORT. There the axis is made the innermost dim of a buffer
+    // (view [outer, n, inner] stored acb), softmaxed there, and the result reordered back.
+    const dnnl::memory::desc t(plan->view, dnnl::memory::data_type::f32, dnnl::memory::format_tag::acb);
+    const SF::desc td(dnnl::prop_kind::forward_inference,
+                      log ? dnnl::algorithm::softmax_log : dnnl::algorithm::softmax_accurate, t, t, 1);
+    const SF::primitive_desc tpd = SelectImpl(SF::primitive_desc(td, UserScratchpadAttr(), k->engine()), v.max_isa);
+    if (!IsReferenceImpl(tpd.impl_info_str())) {
+      const dnnl::memory in = k->BindInput(0, md), out = k->BindOutput(0, md);
+      const dnnl::memory a = k->IntermediateMemory(t), b = k->IntermediateMemory(t);
+      AddReorder(k.get(), in, a);
+      k->AddStep(SF(tpd), tpd, {{DNNL_ARG_SRC, a}, {DNNL_ARG_DST, b}});
+      AddReorder(k.get(), b, out);
+      k->Finalize();
+      return k;
+    }
+  }
   k->AddStep(SF(pd), pd, {{DNNL_ARG_SRC, k->BindInput(0, md)}, {DNNL_ARG_DST, k->BindOutput(0, md)}});
   k->Finalize();
   return k;
