@@ -47,6 +47,8 @@ std::unique_ptr<GraphPass> CreateMatMulAddFusionPass();
 // and/or an activation, including the decomposed Silu and erf GELU exporters write -> one ge:: fused node with
 // `activation` / `activation_params`; only when every removed value has no other use (activation_fusion_pass.cc).
 std::unique_ptr<GraphPass> CreateActivationFusionPass();
+// The erf GELU left standing after ActivationFusion (it follows no Conv/MatMul/Gemm) -> one ge::Gelu.
+std::unique_ptr<GraphPass> CreateGeluFusionPass();
 
 // The decomposed LayerNorm of torch.onnx / BERT exports (ReduceMean, Sub, Pow 2, ReduceMean, Add eps, Sqrt, Div,
 // Mul gamma, [Add beta] over the last axis) -> ge::LayerNormalization (layer_norm_fusion_pass.cc).

@@ -43,6 +43,7 @@ Status RunPreparePipeline(ir::Model& model, const PassContext& ctx) {
     finish.Add(CreateAttentionFusionPass());
     finish.Add(CreateMatMulAddFusionPass());
     finish.Add(CreateActivationFusionPass());
+    finish.Add(CreateGeluFusionPass());
     finish.Add(CreateSqueezeExciteFusionPass());
     finish.Add(CreateConcatScaleShiftFusionPass());
     finish.Add(CreateConcatConvSplitPass());

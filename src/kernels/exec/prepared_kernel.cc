@@ -48,7 +48,7 @@ constexpr FastEntry kFastKernels[] = {
     {OpId::kRound, PrepareUnary}, {OpId::kSign, PrepareUnary}, {OpId::kErf, PrepareUnary},
     {OpId::kSoftplus, PrepareUnary}, {OpId::kLeakyRelu, PrepareUnary}, {OpId::kElu, PrepareUnary},
     {OpId::kSelu, PrepareUnary}, {OpId::kHardSigmoid, PrepareUnary}, {OpId::kHardSwish, PrepareUnary},
-    {OpId::kClip, PrepareUnary},
+    {OpId::kClip, PrepareUnary}, {OpId::kGeGelu, PrepareUnary},
     // binary element-wise
     {OpId::kAdd, PrepareBinary}, {OpId::kSub, PrepareBinary}, {OpId::kMul, PrepareBinary}, {OpId::kDiv, PrepareBinary},
     {OpId::kMax, PrepareBinary}, {OpId::kMin, PrepareBinary}, {OpId::kPow, PreparePowScalar},

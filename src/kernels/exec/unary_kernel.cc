@@ -82,7 +82,7 @@ constexpr UnaryEntry kUnaryOps[] = {
     GE_FLOAT_ONLY(Sqrt),      GE_FLOAT_ONLY(Reciprocal),  GE_FLOAT_ONLY(Floor),       GE_FLOAT_ONLY(Ceil),
     GE_FLOAT_ONLY(Round),     GE_FLOAT_ONLY(Erf),         GE_FLOAT_ONLY(Softplus),    GE_FLOAT_ONLY(LeakyRelu),
     GE_FLOAT_ONLY(Elu),       GE_FLOAT_ONLY(Selu),        GE_FLOAT_ONLY(HardSigmoid), GE_FLOAT_ONLY(HardSwish),
-    GE_FLOAT_ONLY(Clip),
+    GE_FLOAT_ONLY(Clip),      GE_FLOAT_ONLY(Gelu),
 };
 #undef GE_FLOAT_ONLY
 #undef GE_NUMERIC

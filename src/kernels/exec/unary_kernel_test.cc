@@ -105,6 +105,40 @@ TEST(UnaryKernel, EveryLoopBuildMatchesRef) {
   }
 }
 
+// ge::Gelu (GeluFusion's node): float32 within 1e-6 relative, or 2e-7 absolute where 1 + erf cancels (x < -3),
+// against the reference, which follows the unfused nodes' rounding; float64 exactly.
+TEST(UnaryKernel, GeGelu) {
+  std::vector<float> v = SpecialValues();
+  for (float x = -12.0f; x <= 12.0f; x += 0.00917f) v.push_back(x);
+  for (DataType dt : {DataType::kFloat, DataType::kDouble}) {
+    Tensor t = Tensor::FromVector<float>(v, {static_cast<int64_t>(v.size())});
+    if (dt == DataType::kDouble) {
+      Tensor d = Tensor::Create(DataType::kDouble, t.dims()).value();
+      for (int64_t i = 0; i < t.numel(); ++i) d.data<double>()[i] = t.data<float>()[i];
+      t = d;
+    }
+    OpCase c{"Gelu", {t}};
+    c.domain = "ge";
+    auto want = RunRef(c);
+    ASSERT_TRUE(want.ok()) << want.status().ToString();
+    for (IsaLevel isa : {IsaLevel::kNone, IsaLevel::kX86_64_V3, IsaLevel::kX86_64_V2}) {
+      SCOPED_TRACE(std::string(DataTypeName(dt)) + " at " + IsaLevelName(isa));
+      auto p = PrepareCase(c);
+      ASSERT_TRUE(p.ok()) << p.status().ToString();
+      EXPECT_STREQ((*p)->kernel->impl_name(), dt == DataType::kFloat ? "exec.unary_f32" : "exec.unary_f64");
+      (*p)->request.max_isa = isa;
+      (*p)->kernel = PrepareUnary((*p)->request);
+      auto binding = (*p)->kernel->NewBinding();
+      ASSERT_TRUE(binding.ok());
+      (*binding)->io = (*p)->binding->io;
+      (*p)->binding = std::move(*binding);
+      ASSERT_TRUE((*p)->Run().ok());
+      const double atol = dt == DataType::kFloat ? 2e-7 : 0.0, rtol = dt == DataType::kFloat ? 1e-6 : 0.0;
+      EXPECT_TRUE(TensorsMatch((*p)->outputs[0], (*want)[0].tensor, Tolerance{atol, rtol, true}));
+    }
+  }
+}
+
 TEST(UnaryKernel, Float64MatchesRef) {
   std::mt19937 rng(2);
   for (const char* op : kFloatOps) {

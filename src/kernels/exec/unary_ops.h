@@ -66,6 +66,20 @@ inline T ErfOf(T x) {
 }
 
 GE_EXEC_UNARY(Tanh, TanhOf(x))
+// ge::Gelu (the erf GELU): float with FastErf, otherwise ref's rounding steps (ref/fused/fused_epilogue.h). Where
+// 1 + erf cancels (x below about -3) the float result differs from ref's by up to ~1e-7 absolute.
+struct Gelu {
+  explicit Gelu(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (std::is_same_v<T, float>) {
+      return (x * (1.0f + FastErf(x * 0.70710678118654752f))) * 0.5f;
+    } else {
+      const T e1 = std::erf(x / static_cast<T>(1.4142135623730951)) + T(1);
+      return (x * e1) * T(0.5);
+    }
+  }
+};
 GE_EXEC_UNARY(Exp, ExpOf(x))
 GE_EXEC_UNARY(Log, std::log(x))
 GE_EXEC_UNARY(Sqrt, std::sqrt(x))

@@ -5,6 +5,7 @@
 //   ge::FusedMatMul(A, B, [Bias]) -> Y       Y = act(MatMul(A, B) + Bias), Bias 1-D over Y's last dim
 //   ge::FusedBatchNormalization(X, scale, B, mean, var) -> Y   Y = act(BatchNormalization(...)), inference only
 #include "ops/families.h"
+#include "ops/infer_util.h"
 #include "ops/fused/channel_shuffle_op.h"
 #include "ops/fused/concat_scale_shift_op.h"
 #include "ops/fused/fused_activation.h"
@@ -115,6 +116,12 @@ Status InferFusedBatchNorm(InferContext& ctx) {
   return CheckActivation(ctx);
 }
 
+// ge::Gelu: the erf GELU of a floating-point tensor, elementwise.
+Status InferGelu(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(RequireFloat(ctx, 0, "X"));
+  return InferSameAsInput0(ctx);
+}
+
 }  // namespace
 
 void RegisterFusedOps(OpRegistry* r) {
@@ -126,6 +133,7 @@ void RegisterFusedOps(OpRegistry* r) {
   r->Add({OpId::kGeChannelShuffle, 1, kVariadic, 1, kVariadic, InferChannelShuffle});
   r->Add({OpId::kGeConcatScaleShift, 3, kVariadic, 1, 1, InferConcatScaleShift});
   r->Add({OpId::kGeSqueezeExcite, 2, 5, 1, 1, InferSqueezeExcite});  // W2 (input 3) checked by the inference
+  r->Add({OpId::kGeGelu, 1, 1, 1, 1, InferGelu});
   RegisterTransformerOps(r);
 }
 

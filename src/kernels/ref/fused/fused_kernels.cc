@@ -114,6 +114,31 @@ Status RefChannelShuffle(KernelContext& ctx) {
   return Status::Ok();
 }
 
+// ge::Gelu: Y = X with the erf GELU applied as torch.onnx's Div -> Erf -> Add -> Mul -> Mul would (fused_epilogue.h),
+// so a graph the GeluFusion pass rewrote gives the same bits on the reference kernels.
+template <typename T>
+void GeluElements(const Tensor& x, Tensor* y) {
+  std::memcpy(y->raw_data(), x.raw_data(), x.nbytes());
+  ge::fused::ActivationSpec spec;
+  spec.kind = ge::fused::Activation::kGelu;
+  fused::ApplyEpilogue<T>(spec, nullptr, 0, y->data<T>(), y->numel());
+}
+
+Status RefGelu(KernelContext& ctx) {
+  const Tensor* x = ctx.input(0);
+  if (x == nullptr) return ctx.Error("X is required");
+  if (x->dtype() != DataType::kFloat && x->dtype() != DataType::kDouble) {
+    return ctx.Error(std::string("X must be float32 or float64, got ") + DataTypeName(x->dtype()));
+  }
+  GE_ASSIGN_OR_RETURN(Tensor * y, ctx.AllocateOutput(0, x->dims(), x->dtype()));
+  if (x->dtype() == DataType::kFloat) {
+    GeluElements<float>(*x, y);
+  } else {
+    GeluElements<double>(*x, y);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterTransformerRefKernels(KernelRegistry* r);   // transformer_kernels.cc
@@ -126,6 +151,7 @@ void RegisterFusedRefKernels(KernelRegistry* r) {
   r->Add(OpId::kGeFusedMatMul, RefFusedMatMul);
   r->Add(OpId::kGeFusedBatchNormalization, RefFusedBatchNorm);
   r->Add(OpId::kGeChannelShuffle, RefChannelShuffle);
+  r->Add(OpId::kGeGelu, RefGelu);
   RegisterTransformerRefKernels(r);
   RegisterSqueezeExciteRefKernel(r);
   RegisterConcatScaleShiftRefKernel(r);
