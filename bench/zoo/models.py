@@ -60,17 +60,6 @@ class RpnHead(nn.Module):
         return torch.cat([o.flatten(1) for o in obj], 1), torch.cat([d.flatten(1) for d in deltas], 1)
 
 
-class SsdHead(nn.Module):
-    def __init__(self, det):
-        super().__init__()
-        self.backbone, self.head = det.backbone, det.head
-
-    def forward(self, x):
-        feats = list(self.backbone(x).values())
-        out = self.head(feats)
-        return out["cls_logits"], out["bbox_regression"]
-
-
 class Raft(nn.Module):
     def __init__(self, updates=4):
         super().__init__()
@@ -344,7 +333,7 @@ ZOO = {
     "retinanet_head": ("detection", det(M.detection.retinanet_resnet50_fpn, DetectorHead, 320)),
     "fcos_head": ("detection", det(M.detection.fcos_resnet50_fpn, DetectorHead, 320)),
     "fasterrcnn_rpn": ("detection", det(M.detection.fasterrcnn_mobilenet_v3_large_fpn, RpnHead, 320)),
-    "ssdlite_head": ("detection", det(M.detection.ssdlite320_mobilenet_v3_large, SsdHead, 320)),
+    "ssdlite_head": ("detection", det(M.detection.ssdlite320_mobilenet_v3_large, DetectorHead, 320)),
     # optical flow
     "raft_small": ("optical flow", lambda: (Raft().eval(), (torch.randn(1, 3, 128, 128), torch.randn(1, 3, 128, 128)), None)),
     # families torchvision lacks
