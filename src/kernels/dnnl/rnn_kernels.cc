@@ -217,7 +217,6 @@ KernelPtr PrepareRnn(const OpView& v) {
                                      w_any, r_any, peephole, none, bias, dst_layer, dst_iter ? state : none,
                                      dst_iter ? state : none);
     auto lpd = SelectImpl(dnnl::lstm_forward::primitive_desc(d, attr, k->engine()), v.max_isa);
-    if (std::getenv("GE_RNN_EXP_NEXT")) lpd.next_impl();
     prim = dnnl::lstm_forward(lpd);
     pd = lpd;
   } else if (p.lbr) {
