@@ -8,7 +8,9 @@
 #include "kernels/exec/binary_kernel.h"
 #include "kernels/exec/channel_shuffle_kernel.h"
 #include "kernels/exec/concat_scale_shift_kernel.h"
+#include "kernels/exec/concat_kernel.h"
 #include "kernels/exec/copy_kernel.h"
+#include "kernels/exec/expand_kernel.h"
 #include "kernels/exec/gather_kernel.h"
 #include "kernels/exec/instance_norm_kernel.h"
 #include "kernels/exec/kernel_util.h"
@@ -56,6 +58,7 @@ constexpr FastEntry kFastKernels[] = {
     {OpId::kIdentity, PrepareCopy}, {OpId::kReshape, PrepareCopy}, {OpId::kFlatten, PrepareCopy},
     {OpId::kSqueeze, PrepareCopy}, {OpId::kUnsqueeze, PrepareCopy}, {OpId::kDropout, PrepareCopy},
     {OpId::kTranspose, PrepareTranspose}, {OpId::kSlice, PrepareSlice}, {OpId::kSplit, PrepareSplit},
+    {OpId::kConcat, PrepareConcat}, {OpId::kExpand, PrepareExpand},
     {OpId::kWhere, PrepareWhere}, {OpId::kGather, PrepareGather}, {OpId::kPad, PreparePad},
     // normalization
     {OpId::kInstanceNormalization, PrepareInstanceNorm},
