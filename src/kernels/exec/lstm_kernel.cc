@@ -20,14 +20,21 @@ namespace {
 
 constexpr int kX = 0, kW = 1, kR = 2, kB = 3, kSeqLens = 4, kInitH = 5, kInitC = 6, kP = 7;
 constexpr int kY = 0, kYh = 1, kYc = 2;
+// Hidden units per panel; a panel holds their four gates (i, o, f, c: 4 x kUnits columns of R^T and of the gate
+// pre-activations), so a thread that computes a panel's gates can also update its units' cells.
+constexpr int64_t kUnits = 16;
 // Columns of R^T per panel: 8 AVX2 accumulators.
-constexpr int64_t kRPanel = 64;
+constexpr int64_t kRPanel = 4 * kUnits;
+// Recurrent multiply-adds per step (4H x H) from which a single direction's steps are split over the pool: below,
+// a step is too short to share (the split costs about a microsecond).
+constexpr int64_t kParallelStepMacs = 128 * 1024;
 
-// One direction's constants. Gates keep ONNX's order i, o, f, c.
+// One direction's constants, gate columns in panel order: column p * 64 + g * 16 + j is gate g (ONNX's order i, o,
+// f, c) of hidden unit p * 16 + j; the columns of units past H (the last panel's padding) are zero.
 struct Direction {
-  PackedMatrix w;               // W^T [input, 4H] for the input projection
-  std::vector<float> bias;      // Wb + Rb [4H]
-  std::vector<float> r_panels;  // R^T as [4H / 64 (rounded up)][H][64], zero-padded columns
+  PackedMatrix w;               // W^T [input, panels * 64] for the input projection
+  std::vector<float> bias;      // Wb + Rb [panels * 64]
+  std::vector<float> r_panels;  // R^T as [panels][H][64]
   std::vector<float> peephole;  // [3H] (i, o, f) or empty
 };
 
@@ -79,28 +86,31 @@ inline float Tanh(float x) {
   return x2 < 0.0625f ? small : large;
 }
 
-// The cell update from the gate pre-activations g (i, o, f, c blocks of H): c and h in place. p: peepholes or null.
-__attribute__((target("avx2,fma"))) void UpdateCell(const float* g, const float* p, int64_t hidden, float* c,
-                                                    float* h) {
+// The cell update of units [u0, u0 + n) (n <= 16) from their panel's gate pre-activations g (i, o, f, c blocks of
+// 16): c in place, the new h into h_next. p: peepholes [3H] or null.
+__attribute__((target("avx2,fma"))) void UpdateUnits(const float* g, const float* p, int64_t hidden, int64_t u0,
+                                                     int64_t n, float* c, float* h_next) {
   const float* gi = g;
-  const float* go = g + hidden;
-  const float* gf = g + 2 * hidden;
-  const float* gc = g + 3 * hidden;
+  const float* go = g + kUnits;
+  const float* gf = g + 2 * kUnits;
+  const float* gc = g + 3 * kUnits;
   if (p == nullptr) {
-    for (int64_t k = 0; k < hidden; ++k) {
-      const float cell = Sigmoid(gf[k]) * c[k] + Sigmoid(gi[k]) * Tanh(gc[k]);
-      c[k] = cell;
-      h[k] = Sigmoid(go[k]) * Tanh(cell);
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t u = u0 + j;
+      const float cell = Sigmoid(gf[j]) * c[u] + Sigmoid(gi[j]) * Tanh(gc[j]);
+      c[u] = cell;
+      h_next[u] = Sigmoid(go[j]) * Tanh(cell);
     }
     return;
   }
   const float* pi = p;
   const float* po = p + hidden;
   const float* pf = p + 2 * hidden;
-  for (int64_t k = 0; k < hidden; ++k) {
-    const float cell = Sigmoid(gf[k] + pf[k] * c[k]) * c[k] + Sigmoid(gi[k] + pi[k] * c[k]) * Tanh(gc[k]);
-    c[k] = cell;
-    h[k] = Sigmoid(go[k] + po[k] * cell) * Tanh(cell);
+  for (int64_t j = 0; j < n; ++j) {
+    const int64_t u = u0 + j;
+    const float cell = Sigmoid(gf[j] + pf[u] * c[u]) * c[u] + Sigmoid(gi[j] + pi[u] * c[u]) * Tanh(gc[j]);
+    c[u] = cell;
+    h_next[u] = Sigmoid(go[j] + po[u] * cell) * Tanh(cell);
   }
 }
 #endif
@@ -128,23 +138,40 @@ class LstmBatch1Kernel final : public PreparedKernel {
   }
 
  private:
-  int64_t Panels() const { return (4 * hidden + kRPanel - 1) / kRPanel; }
+  int64_t Panels() const { return (hidden + kUnits - 1) / kUnits; }
   int64_t GateStride() const { return Panels() * kRPanel; }
-  // Per direction: the gates of every step [seq][GateStride()], then h and c [H].
-  int64_t DirectionFloats() const { return seq * GateStride() + 2 * hidden; }
+  // Per direction: the gates of every step [seq][GateStride()], then h twice (the step's input and its output) and
+  // c [H each].
+  int64_t DirectionFloats() const { return seq * GateStride() + 3 * hidden; }
   size_t ScratchFloats() const { return static_cast<size_t>(DirectionFloats() * static_cast<int64_t>(dirs.size())); }
 
 #ifdef GE_LSTM_X86
-  void RunDirection(const KernelIo& io, int64_t d, float* scratch) const {
+  // Whether one direction's steps are split over the pool: a single direction (a bidirectional node's two run side
+  // by side instead), 4H x H large enough, and a pool with more than one thread.
+  bool SplitSteps(const rt::TaskContext& ctx) const {
+    return dirs.size() == 1 && ctx.pool != nullptr && ctx.pool->num_threads() > 1 &&
+           4 * hidden * hidden >= kParallelStepMacs;
+  }
+
+  void RunDirection(const KernelIo& io, int64_t d, float* scratch, rt::TaskContext* step_ctx) const {
     const Direction& dir = dirs[d];
     const int64_t h_size = hidden, stride = GateStride(), num_dirs = static_cast<int64_t>(dirs.size());
+    const int64_t panels = Panels();
     float* gates = scratch;
     float* h = gates + seq * stride;
-    float* c = h + h_size;
+    float* h_next = h + h_size;
+    float* c = h_next + h_size;
     const float* x = static_cast<const float*>(io.inputs[kX]);
-    PackedGemm(0, seq, 0, (4 * h_size + kPanel - 1) / kPanel, x, input, dir.w, dir.bias.data(), GemmActivation::kNone,
-               gates, stride);
-    for (int64_t t = 0; t < seq; ++t) std::fill(gates + t * stride + 4 * h_size, gates + (t + 1) * stride, 0.f);
+    const int64_t gemm_panels = (stride + kPanel - 1) / kPanel;
+    auto project = [&](size_t t0, size_t t1) {
+      PackedGemm(static_cast<int64_t>(t0), static_cast<int64_t>(t1), 0, gemm_panels, x, input, dir.w, dir.bias.data(),
+                 GemmActivation::kNone, gates, stride);
+    };
+    if (step_ctx != nullptr) {
+      step_ctx->pool->ParallelFor(static_cast<size_t>(seq), project, std::max<size_t>(1, static_cast<size_t>(seq) / 8));
+    } else {
+      project(0, static_cast<size_t>(seq));
+    }
     auto initial = [&](int slot, float* to) {
       const void* from = slot < static_cast<int>(io.inputs.size()) ? io.inputs[slot] : nullptr;
       if (from != nullptr) {
@@ -161,9 +188,25 @@ class LstmBatch1Kernel final : public PreparedKernel {
     for (int64_t s = 0; s < seq; ++s) {
       const int64_t t = reverse ? seq - 1 - s : s;
       float* g = gates + t * stride;
-      AddRecurrent(h, dir.r_panels.data(), h_size, Panels(), g);
-      UpdateCell(g, p, h_size, c, h);
-      if (y != nullptr) std::memcpy(y + (t * num_dirs + d) * h_size, h, static_cast<size_t>(h_size) * sizeof(float));
+      float* y_t = y != nullptr ? y + (t * num_dirs + d) * h_size : nullptr;
+      // Panels [p0, p1): their gates from h, then their units' cells; the new states go to h_next (every panel of
+      // the step reads all of h).
+      auto step = [&](size_t p0, size_t p1) {
+        AddRecurrent(h, dir.r_panels.data() + p0 * h_size * kRPanel, h_size, static_cast<int64_t>(p1 - p0),
+                     g + p0 * kRPanel);
+        for (size_t q = p0; q < p1; ++q) {
+          const int64_t u0 = static_cast<int64_t>(q) * kUnits;
+          const int64_t n = std::min(kUnits, h_size - u0);
+          UpdateUnits(g + q * kRPanel, p, h_size, u0, n, c, h_next);
+          if (y_t != nullptr) std::memcpy(y_t + u0, h_next + u0, static_cast<size_t>(n) * sizeof(float));
+        }
+      };
+      if (step_ctx != nullptr) {
+        step_ctx->pool->ParallelFor(static_cast<size_t>(panels), step, 1);
+      } else {
+        step(0, static_cast<size_t>(panels));
+      }
+      std::swap(h, h_next);
     }
     for (int slot : {kYh, kYc}) {
       if (slot >= static_cast<int>(io.outputs.size()) || io.outputs[slot] == nullptr) continue;
@@ -179,9 +222,14 @@ class LstmBatch1Kernel final : public PreparedKernel {
     const auto& k = BoundKernel<LstmBatch1Kernel>(*bd);
     float* scratch = static_cast<const ScratchState*>(bd->state.get())->buffer();
     const int64_t n = static_cast<int64_t>(k.dirs.size());
+    if (k.SplitSteps(ctx)) {
+      k.RunDirection(bd->io, 0, scratch, &ctx);
+      return Status::Ok();
+    }
     auto body = [&](size_t begin, size_t end) {
       for (size_t d = begin; d < end; ++d) {
-        k.RunDirection(bd->io, static_cast<int64_t>(d), scratch + static_cast<int64_t>(d) * k.DirectionFloats());
+        k.RunDirection(bd->io, static_cast<int64_t>(d), scratch + static_cast<int64_t>(d) * k.DirectionFloats(),
+                       nullptr);
       }
     };
     if (ctx.pool != nullptr && n > 1) {
@@ -271,21 +319,27 @@ std::unique_ptr<PreparedKernel> PrepareLstmBatch1(const PrepareRequest& r) {
   k->input = input;
   k->hidden = hidden;
   k->reverse_only = direction == "reverse";
-  const int64_t panels = (gh + kRPanel - 1) / kRPanel;
+  const int64_t panels = (hidden + kUnits - 1) / kUnits, cols = panels * kRPanel;
+  // Column of gate g of unit u in panel order (Direction).
+  auto column = [](int64_t g, int64_t u) { return (u / kUnits) * kRPanel + g * kUnits + u % kUnits; };
   for (int64_t d = 0; d < num_dirs; ++d) {
     Direction dir;
-    dir.w = PackB(w->data<float>() + d * gh * input, input, gh, input, true);
-    dir.bias.assign(static_cast<size_t>(gh), 0.f);
-    if (b != nullptr) {
-      const float* wb = b->data<float>() + d * 2 * gh;
-      for (int64_t j = 0; j < gh; ++j) dir.bias[j] = wb[j] + wb[gh + j];
-    }
-    dir.r_panels.assign(static_cast<size_t>(panels * hidden * kRPanel), 0.f);
+    const float* wd = w->data<float>() + d * gh * input;
     const float* rd = rw->data<float>() + d * gh * hidden;
-    for (int64_t j = 0; j < gh; ++j) {
-      float* col = dir.r_panels.data() + (j / kRPanel) * hidden * kRPanel + j % kRPanel;
-      for (int64_t kk = 0; kk < hidden; ++kk) col[kk * kRPanel] = rd[j * hidden + kk];
+    std::vector<float> w_rows(static_cast<size_t>(cols * input), 0.f);  // W's rows in panel order: [cols, input]
+    dir.bias.assign(static_cast<size_t>(cols), 0.f);
+    dir.r_panels.assign(static_cast<size_t>(panels * hidden * kRPanel), 0.f);
+    const float* wb = b != nullptr ? b->data<float>() + d * 2 * gh : nullptr;
+    for (int64_t g = 0; g < 4; ++g) {
+      for (int64_t u = 0; u < hidden; ++u) {
+        const int64_t row = g * hidden + u, j = column(g, u);
+        std::copy(wd + row * input, wd + (row + 1) * input, w_rows.begin() + j * input);
+        if (wb != nullptr) dir.bias[j] = wb[row] + wb[gh + row];
+        float* col = dir.r_panels.data() + (j / kRPanel) * hidden * kRPanel + j % kRPanel;
+        for (int64_t kk = 0; kk < hidden; ++kk) col[kk * kRPanel] = rd[row * hidden + kk];
+      }
     }
+    dir.w = PackB(w_rows.data(), input, cols, input, true);
     if (p != nullptr) dir.peephole.assign(p->data<float>() + d * 3 * hidden, p->data<float>() + (d + 1) * 3 * hidden);
     k->dirs.push_back(std::move(dir));
   }

@@ -1,5 +1,6 @@
 // ge's batch-1 LSTM against the reference kernels: directions, optional B / initial states / peepholes, hidden sizes
-// that leave partial R panels (7, 40) and full ones (64), a long sequence with both directions on a thread pool;
+// that leave partial R panels (7, 40, 200) and full ones (64, 256), a long sequence with both directions on a thread
+// pool, one direction's steps split over a pool;
 // what it declines (batch > 1, clip, non-constant weights).
 #include "kernels/exec/lstm_kernel.h"
 
@@ -82,6 +83,25 @@ TEST(LstmBatch1Kernel, LongSequenceBothDirectionsOnPool) {
   Form f;
   f.direction = "bidirectional";
   ExpectLstmMatchesRef(LstmCase(100, 1, 64, 128, f, rng), pool->get());
+}
+
+TEST(LstmBatch1Kernel, OneDirectionsStepsSplitOverThePool) {
+  if (!PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  std::mt19937 rng(64);
+  auto pool = rt::ThreadPool::Create(3);
+  ASSERT_TRUE(pool.ok());
+  // 4H x H at least kParallelStepMacs: each step's panels are shared by the pool's threads; 200 leaves a partial
+  // last panel.
+  for (int64_t hidden : {200, 256}) {
+    for (int variant = 0; variant < 3; ++variant) {
+      Form f;
+      f.direction = variant == 2 ? "reverse" : "forward";
+      f.peephole = variant == 1;
+      f.initial = variant != 0;
+      SCOPED_TRACE("hidden " + std::to_string(hidden) + " variant " + std::to_string(variant));
+      ExpectLstmMatchesRef(LstmCase(9, 1, 24, hidden, f, rng), pool->get());
+    }
+  }
 }
 
 TEST(LstmBatch1Kernel, Declines) {
