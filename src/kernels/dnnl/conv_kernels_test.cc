@@ -18,18 +18,19 @@ Case ConvCase(const Dims& x, const Dims& w, bool bias, bool const_w, ir::AttrMap
 TEST(DnnlConv, Conv2dShapesAndAttributes) {
   std::mt19937 rng(1);
   // Plain 3x3 with bias, constant and non-constant weights.
-  ExpectDnnlMatchesRef(ConvCase({2, 8, 10, 9}, {16, 8, 3, 3}, true, true, Attrs({{"pads", AV::Ints({1, 1, 1, 1})}}), rng));
-  ExpectDnnlMatchesRef(ConvCase({2, 8, 10, 9}, {16, 8, 3, 3}, false, false, Attrs({{"pads", AV::Ints({1, 1, 1, 1})}}), rng));
+  ExpectDnnlMatchesRef(
+      ConvCase({2, 8, 10, 9}, {16, 8, 3, 3}, true, true, Attrs({{"pads", AV::Ints({1, 1, 1, 1})}}), rng));
+  ExpectDnnlMatchesRef(
+      ConvCase({2, 8, 10, 9}, {16, 8, 3, 3}, false, false, Attrs({{"pads", AV::Ints({1, 1, 1, 1})}}), rng));
   // 1x1, with and without bias.
   ExpectDnnlMatchesRef(ConvCase({1, 16, 7, 7}, {32, 16, 1, 1}, true, true, ir::AttrMap(), rng));
   ExpectDnnlMatchesRef(ConvCase({1, 16, 7, 7}, {32, 16, 1, 1}, false, true, ir::AttrMap(), rng));
   // Grouped, depthwise (strided), dilated, asymmetric pads, strides.
   ExpectDnnlMatchesRef(ConvCase({1, 8, 7, 7}, {6, 4, 3, 3}, true, true, Attrs({{"group", AV::Int(2)}}), rng));
   ExpectDnnlMatchesRef(ConvCase({1, 8, 7, 7}, {6, 4, 3, 3}, true, false, Attrs({{"group", AV::Int(2)}}), rng));
-  ExpectDnnlMatchesRef(ConvCase({2, 16, 9, 9}, {16, 1, 3, 3}, true, true,
-                                Attrs({{"group", AV::Int(16)}, {"strides", AV::Ints({2, 2})},
-                                       {"pads", AV::Ints({1, 1, 1, 1})}}),
-                                rng));
+  ExpectDnnlMatchesRef(
+      ConvCase({2, 16, 9, 9}, {16, 1, 3, 3}, true, true,
+               Attrs({{"group", AV::Int(16)}, {"strides", AV::Ints({2, 2})}, {"pads", AV::Ints({1, 1, 1, 1})}}), rng));
   ExpectDnnlMatchesRef(ConvCase({1, 4, 12, 11}, {5, 4, 3, 3}, true, true,
                                 Attrs({{"dilations", AV::Ints({2, 3})}, {"pads", AV::Ints({2, 3, 2, 3})}}), rng));
   ExpectDnnlMatchesRef(
@@ -55,10 +56,10 @@ TEST(DnnlConv, Conv1dAnd3d) {
   std::mt19937 rng(3);
   ExpectDnnlMatchesRef(ConvCase({2, 4, 20}, {6, 4, 5}, true, true,
                                 Attrs({{"strides", AV::Ints({2})}, {"pads", AV::Ints({2, 1})}}), rng));
-  ExpectDnnlMatchesRef(ConvCase({2, 4, 20}, {8, 2, 3}, false, false,
-                                Attrs({{"group", AV::Int(2)}, {"dilations", AV::Ints({2})}}), rng));
-  ExpectDnnlMatchesRef(ConvCase({1, 3, 6, 7, 8}, {4, 3, 3, 3, 3}, true, true,
-                                Attrs({{"pads", AV::Ints({1, 1, 1, 1, 1, 1})}}), rng));
+  ExpectDnnlMatchesRef(
+      ConvCase({2, 4, 20}, {8, 2, 3}, false, false, Attrs({{"group", AV::Int(2)}, {"dilations", AV::Ints({2})}}), rng));
+  ExpectDnnlMatchesRef(
+      ConvCase({1, 3, 6, 7, 8}, {4, 3, 3, 3, 3}, true, true, Attrs({{"pads", AV::Ints({1, 1, 1, 1, 1, 1})}}), rng));
 }
 
 TEST(DnnlConv, DeclinesWhatItDoesNotRun) {
@@ -77,9 +78,9 @@ TEST(DnnlConvTranspose, Shapes) {
     if (bias) in.push_back(RandomTensor({w[1] * a.GetInt("group", 1)}, rng));
     return Case("ConvTranspose", in, {false, const_w, true}, std::move(a));
   };
-  ExpectDnnlMatchesRef(make({1, 4, 5, 5}, {4, 6, 3, 3}, true, true,
-                            Attrs({{"strides", AV::Ints({2, 2})}, {"pads", AV::Ints({1, 1, 1, 1})},
-                                   {"output_padding", AV::Ints({1, 1})}})));
+  ExpectDnnlMatchesRef(make(
+      {1, 4, 5, 5}, {4, 6, 3, 3}, true, true,
+      Attrs({{"strides", AV::Ints({2, 2})}, {"pads", AV::Ints({1, 1, 1, 1})}, {"output_padding", AV::Ints({1, 1})}})));
   ExpectDnnlMatchesRef(make({2, 4, 4, 4}, {4, 3, 3, 3}, true, false, Attrs({{"group", AV::Int(2)}})));
   ExpectDnnlMatchesRef(make({1, 3, 5, 6}, {3, 2, 3, 3}, false, true,
                             Attrs({{"dilations", AV::Ints({2, 2})}, {"pads", AV::Ints({1, 0, 2, 1})}})));
@@ -92,6 +93,20 @@ TEST(DnnlConvTranspose, Shapes) {
   // output_padding past the transposed extent gives bias-only outputs (a negative oneDNN pad): declined.
   ExpectDeclined(make({1, 2, 4, 4}, {2, 2, 3, 3}, true, true,
                       Attrs({{"strides", AV::Ints({2, 2})}, {"output_padding", AV::Ints({1, 1})}})));
+}
+
+// In plain slots (a ConvTranspose outside any convolution chain) the kernel runs oneDNN's direct deconvolution in its
+// preferred layout behind reorders rather than the GEMM-based one plain layouts get.
+TEST(DnnlConvTranspose, PlainSlotsRunADirectKernel) {
+  std::mt19937 rng(6);
+  const Case c("ConvTranspose",
+               {RandomTensor({1, 32, 9, 7}, rng), RandomTensor({32, 16, 4, 4}, rng, -1, 1), RandomTensor({16}, rng)},
+               {false, true, true}, Attrs({{"strides", AV::Ints({2, 2})}, {"pads", AV::Ints({1, 1, 1, 1})}}));
+  ExpectDnnlMatchesRef(c);
+  if (!__builtin_cpu_supports("avx2")) GTEST_SKIP() << "oneDNN's direct deconvolutions need AVX2";
+  auto p = PrepareCase(c);
+  ASSERT_TRUE(p.ok() && (*p)->kernel != nullptr);
+  EXPECT_EQ(std::string((*p)->kernel->impl_name()).find("gemm"), std::string::npos) << (*p)->kernel->impl_name();
 }
 
 // [N, C, H, W] <-> the same values stored NHWC.
@@ -119,7 +134,8 @@ Tensor Nhwc(const Tensor& nchw, bool to_nhwc) {
 TEST(DnnlConvTranspose, NhwcActivations) {
   std::mt19937 rng(6);
   for (const auto& [x, w, stride] : {std::tuple<Dims, Dims, int64_t>{{1, 32, 7, 9}, {32, 16, 2, 2}, 2},
-                                     {{2, 8, 5, 5}, {8, 12, 4, 4}, 2}, {{1, 5, 6, 6}, {5, 7, 3, 3}, 1}}) {
+                                     {{2, 8, 5, 5}, {8, 12, 4, 4}, 2},
+                                     {{1, 5, 6, 6}, {5, 7, 3, 3}, 1}}) {
     Case c("ConvTranspose", {RandomTensor(x, rng), RandomTensor(w, rng, -1, 1), RandomTensor({w[1]}, rng)},
            {false, true, true}, Attrs({{"strides", AV::Ints({stride, stride})}}));
     auto want = RunRef(c);
@@ -149,10 +165,20 @@ Case FusedConvCase(const std::string& act, std::vector<float> params, bool bias,
 TEST(DnnlFusedConv, EveryActivationWithBiasAndSum) {
   std::mt19937 rng(6);
   const std::vector<std::pair<std::string, std::vector<float>>> acts = {
-      {"", {}},           {"Relu", {}},           {"LeakyRelu", {0.2f}}, {"LeakyRelu", {}},
-      {"Clip", {0, 6}},   {"Clip", {}},           {"Sigmoid", {}},       {"Tanh", {}},
-      {"HardSigmoid", {0.3f, 0.4f}}, {"HardSigmoid", {}}, {"HardSwish", {}}, {"Elu", {0.7f}},
-      {"Gelu", {}},       {"Silu", {}},
+      {"", {}},
+      {"Relu", {}},
+      {"LeakyRelu", {0.2f}},
+      {"LeakyRelu", {}},
+      {"Clip", {0, 6}},
+      {"Clip", {}},
+      {"Sigmoid", {}},
+      {"Tanh", {}},
+      {"HardSigmoid", {0.3f, 0.4f}},
+      {"HardSigmoid", {}},
+      {"HardSwish", {}},
+      {"Elu", {0.7f}},
+      {"Gelu", {}},
+      {"Silu", {}},
   };
   for (const auto& [act, params] : acts) {
     for (bool sum : {false, true}) {

@@ -2,6 +2,7 @@
 // dilations, strides, pads, output_padding and output_shape (whose sizes the planned output desc carries). ONNX's
 // W [C, M/group, k...] is described to oneDNN by strides; constant weights are reordered once at prepare.
 #include <optional>
+#include <string>
 
 #include "kernels/dnnl/bf16_util.h"
 #include "kernels/dnnl/dnnl_kernel.h"
@@ -94,23 +95,46 @@ KernelPtr PrepareConvTranspose(const OpView& v) {
   // chain's upsampling steps).
   const dnnl::memory::desc src_md = ActivationDesc(v.in[0]), dst_md = ActivationDesc(v.out[0]),
                            w_plain = StridedDesc(wd, ws);
-  const dnnl::memory::desc w_md =
-      v.const_in(1) || v.variable_in(1) ? dnnl::memory::desc(wd, ComputeType(v), dnnl::memory::format_tag::any) : w_plain;
+  const dnnl::memory::desc w_md = v.const_in(1) || v.variable_in(1)
+                                      ? dnnl::memory::desc(wd, ComputeType(v), dnnl::memory::format_tag::any)
+                                      : w_plain;
   const dnnl::memory::desc b_md = PlainDesc({og * g});
   using DF = dnnl::deconvolution_forward;
   const auto prop = dnnl::prop_kind::forward_inference;
   const auto alg = dnnl::algorithm::deconvolution_direct;
   const dnnl::memory::desc x_md = AsType(src_md, ComputeType(v));
-  const DF::desc d = p.has_bias ? DF::desc(prop, alg, x_md, w_md, b_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r)
-                                : DF::desc(prop, alg, x_md, w_md, dst_md, p.strides, p.dilates, p.pad_l, p.pad_r);
-  const DF::primitive_desc pd = SelectImpl(DF::primitive_desc(d, UserScratchpadAttr(), k->engine()), v.max_isa);
+  auto make_pd = [&](const dnnl::memory::desc& x, const dnnl::memory::desc& y) {
+    const DF::desc d = p.has_bias ? DF::desc(prop, alg, x, w_md, b_md, y, p.strides, p.dilates, p.pad_l, p.pad_r)
+                                  : DF::desc(prop, alg, x, w_md, y, p.strides, p.dilates, p.pad_l, p.pad_r);
+    return SelectImpl(DF::primitive_desc(d, UserScratchpadAttr(), k->engine()), v.max_isa);
+  };
+  DF::primitive_desc pd = make_pd(x_md, dst_md);
+  // In plain slots (and some NHWC ones) oneDNN runs its GEMM-based deconvolution: one GEMM, then a col2im pass that
+  // adds up the windows' overlaps. Where windows overlap (a kernel longer than its stride: 4x4 stride 2) its direct
+  // kernels in the layout they prefer, behind a reorder each way, are faster; where they do not (2x2 stride 2) the GEMM
+  // is all the work there is.
+  bool overlapping = false;
+  for (size_t i = 0; i < p.strides.size(); ++i) overlapping |= p.w[i + 2] > p.strides[i];
+  if (overlapping && std::string(pd.impl_info_str()).find("gemm") != std::string::npos) {
+    try {
+      const auto any = [](const dnnl::memory::desc& md) {
+        return dnnl::memory::desc(md.dims(), md.data_type(), dnnl::memory::format_tag::any);
+      };
+      DF::primitive_desc direct = make_pd(any(x_md), any(dst_md));
+      const std::string impl = direct.impl_info_str();
+      if (!IsReferenceImpl(impl) && impl.find("gemm") == std::string::npos) pd = direct;
+    } catch (const dnnl::error&) {
+    }
+  }
+  const ActivationBinding act = BindActivations(k.get(), src_md, pd.src_desc(), dst_md, pd.dst_desc());
   std::vector<std::pair<int, dnnl::memory>> args = {
-      {DNNL_ARG_SRC, InputAs(k.get(), 0, src_md, x_md)},
+      {DNNL_ARG_SRC, act.src},
       {DNNL_ARG_WEIGHTS, WeightsMemory(k.get(), v, 1, w_plain, pd.weights_desc())},
-      {DNNL_ARG_DST, k->BindOutput(0, dst_md)},
+      {DNNL_ARG_DST, act.dst},
   };
   if (p.has_bias) args.push_back({DNNL_ARG_BIAS, k->BindInput(2, b_md)});
   k->AddStep(DF(pd), pd, args);
+  FinishActivations(k.get(), act);
   k->Finalize();
   return k;
 }
