@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build demo test clean fuzz bench bench-ort bench-ops bench-zoo bench-kernels mutate mutate-known
+.PHONY: all deps configure build demo test clean fuzz bench bench-ort bench-ops bench-zoo bench-dynamic bench-kernels mutate mutate-known
 
 all: build
 
@@ -63,6 +63,11 @@ BENCH_ZOO_MODELS ?=
 bench-zoo: deps build
 	@/usr/bin/python3 bench/zoo/run_zoo.py --ge $(BUILD)/bin/ge --out $(BUILD)/bench --threads=$(BENCH_THREADS) \
 		$(BENCH_ZOO_MODELS)
+
+# make bench-dynamic: the zoo's decoder compiled once without fixed lengths vs compiled at lengths 1/16/128/512 vs ONNX
+# Runtime, and RSS under shape churn; build/bench/dynamic.md and .json (bench/README.md).
+bench-dynamic: deps build
+	@/usr/bin/python3 bench/dynamic.py --ge $(BUILD)/bin/ge --out $(BUILD)/bench --threads=$(BENCH_THREADS)
 
 # Kernel micro-benchmarks (Google Benchmark): every bin/*_benchmark of the build, one after another.
 bench-kernels: deps build
