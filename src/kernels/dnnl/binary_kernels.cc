@@ -21,7 +21,7 @@ struct BinaryPlan {
   dnnl::algorithm alg = dnnl::algorithm::binary_add;
   int src0 = 0, src1 = 1;  // input slots
   bool negate = false;
-  Dims d0, d1, y;          // unsqueezed to the output's rank
+  Dims d0, d1, y;  // unsqueezed to the output's rank
 };
 
 std::optional<BinaryPlan> PlanBinary(const OpView& v) {
@@ -31,7 +31,7 @@ std::optional<BinaryPlan> PlanBinary(const OpView& v) {
   if (v.attrs().Has("broadcast") || v.attrs().Has("axis")) return std::nullopt;  // opset < 7 semantics
   using A = dnnl::algorithm;
   const bool commutative = op != "Sub" && op != "Div";
-  p.alg = op == "Add" ? A::binary_add
+  p.alg = op == "Add"   ? A::binary_add
           : op == "Sub" ? A::binary_sub
           : op == "Mul" ? A::binary_mul
           : op == "Div" ? A::binary_div
@@ -113,19 +113,50 @@ KernelPtr PrepareBinary(const OpView& v) {
   auto operand = [&](int slot, const Dims& d) {
     return v.in[slot].shape.dims().size() == d.size() ? ActivationDesc(v.in[slot]) : PlainDesc(d);
   };
-  const dnnl::memory::desc md0 = operand(p.src0, p.d0), md1 = operand(p.src1, p.d1), y_md = ActivationDesc(v.out[0]);
-  const dnnl::binary::desc d(p.alg, md0, md1, y_md);
+  const dnnl::memory::desc y_md = ActivationDesc(v.out[0]);
+  dnnl::memory::desc md0 = operand(p.src0, p.d0), md1 = operand(p.src1, p.d1);
   dnnl::primitive_attr attr = UserScratchpadAttr();
   if (p.negate) {
     dnnl::post_ops ops;
     ops.append_eltwise(1.f, dnnl::algorithm::eltwise_linear, -1.f, 0.f);
     attr.set_post_ops(ops);
   }
-  const dnnl::binary::primitive_desc pd = SelectImpl(dnnl::binary::primitive_desc(d, attr, k->engine()), v.max_isa);
+  auto make_pd = [&](const dnnl::memory::desc& a, const dnnl::memory::desc& b) {
+    return SelectImpl(dnnl::binary::primitive_desc(dnnl::binary::desc(p.alg, a, b, y_md), attr, k->engine()),
+                      v.max_isa);
+  };
+  dnnl::binary::primitive_desc pd = make_pd(md0, md1);
+  // Operands of the output's shape stored in different layouts (an NHWC chain's value times a plain one) get
+  // oneDNN's reference loop; such an operand is reordered into the output's layout first, as Concat's inputs are.
+  const dnnl::memory::desc slot0 = md0, slot1 = md1;
+  if (IsReferenceImpl(pd.impl_info_str())) {
+    auto as_output = [&](int slot, const dnnl::memory::desc& md) {
+      if (md.dims() != y_md.dims() || v.in[slot].format == v.out[0].format) return md;
+      TensorDesc as_out = v.in[slot];
+      as_out.format = v.out[0].format;
+      return ActivationDesc(as_out);
+    };
+    const dnnl::memory::desc r0 = as_output(p.src0, md0), r1 = as_output(p.src1, md1);
+    try {
+      const dnnl::binary::primitive_desc reordered = make_pd(r0, r1);
+      if (!IsReferenceImpl(reordered.impl_info_str())) {
+        pd = reordered;
+        md0 = r0;
+        md1 = r1;
+      }
+    } catch (const dnnl::error&) {
+    }
+  }
+  auto source = [&](int slot, const dnnl::memory::desc& slot_md, const dnnl::memory::desc& md) {
+    const dnnl::memory m = k->BindInput(slot, slot_md);
+    if (md == slot_md) return m;
+    const dnnl::memory copy = k->IntermediateMemory(md);
+    AddReorder(k.get(), m, copy);
+    return copy;
+  };
+  const dnnl::memory src0 = source(p.src0, slot0, md0), src1 = source(p.src1, slot1, md1);
   k->AddStep(dnnl::binary(pd), pd,
-             {{DNNL_ARG_SRC_0, k->BindInput(p.src0, md0)},
-              {DNNL_ARG_SRC_1, k->BindInput(p.src1, md1)},
-              {DNNL_ARG_DST, k->BindOutput(0, y_md)}});
+             {{DNNL_ARG_SRC_0, src0}, {DNNL_ARG_SRC_1, src1}, {DNNL_ARG_DST, k->BindOutput(0, y_md)}});
   k->Finalize();
   return k;
 }

@@ -107,8 +107,8 @@ TEST(DnnlBinary, NhwcPerChannelOperand) {
         auto want = RunRef(logical);
         ASSERT_TRUE(want.ok()) << want.status().ToString();
         Case stored(op, swap ? std::vector<Tensor>{s, ToNhwc(x, true)} : std::vector<Tensor>{ToNhwc(x, true), s});
-        stored.input_formats = swap ? std::vector<Format>{Format::kND, Format::kNHWC}
-                                    : std::vector<Format>{Format::kNHWC, Format::kND};
+        stored.input_formats =
+            swap ? std::vector<Format>{Format::kND, Format::kNHWC} : std::vector<Format>{Format::kNHWC, Format::kND};
         stored.output_formats = {Format::kNHWC};
         auto p = PrepareCase(stored);
         ASSERT_TRUE(p.ok()) << p.status().ToString();
@@ -126,6 +126,28 @@ TEST(DnnlBinary, NhwcPerChannelOperand) {
   auto p = PrepareCase(same);
   ASSERT_TRUE(p.ok() && (*p)->kernel != nullptr);
   EXPECT_EQ(std::string((*p)->kernel->impl_name()).rfind("dnnl.binary", 0), 0u) << (*p)->kernel->impl_name();
+}
+
+// Operands of one shape in different layouts (RAFT: an NHWC chain's activation times a plain one): the plain
+// operand is reordered into the output's layout rather than left to oneDNN's reference loop.
+TEST(DnnlBinary, MixedLayoutOperandsAvoidTheReferenceLoop) {
+  std::mt19937 rng(59);
+  for (bool nhwc_first : {true, false}) {
+    SCOPED_TRACE(nhwc_first ? "NHWC first" : "plain first");
+    const Tensor a = RandomTensor({1, 24, 5, 7}, rng), b = RandomTensor({1, 24, 5, 7}, rng);
+    auto want = RunRef(Case("Mul", {a, b}));
+    ASSERT_TRUE(want.ok()) << want.status().ToString();
+    Case stored("Mul", nhwc_first ? std::vector<Tensor>{ToNhwc(a, true), b} : std::vector<Tensor>{a, ToNhwc(b, true)});
+    stored.input_formats =
+        nhwc_first ? std::vector<Format>{Format::kNHWC, Format::kND} : std::vector<Format>{Format::kND, Format::kNHWC};
+    stored.output_formats = {Format::kND};
+    auto p = PrepareCase(stored);
+    ASSERT_TRUE(p.ok()) << p.status().ToString();
+    ASSERT_NE((*p)->kernel, nullptr);
+    EXPECT_EQ(std::string((*p)->kernel->impl_name()).find("ref"), std::string::npos) << (*p)->kernel->impl_name();
+    ASSERT_TRUE((*p)->Run().ok());
+    ExpectNear((*p)->outputs[0], (*want)[0].tensor, 1e-6, "mixed layouts");
+  }
 }
 
 TEST(DnnlBinary, Declines) {
@@ -157,8 +179,8 @@ TEST(DnnlConcatSum, Sum) {
   std::mt19937 rng(57);
   ExpectDnnlMatchesRef(Case("Sum", {RandomTensor({2, 3, 4}, rng)}));
   ExpectDnnlMatchesRef(Case("Sum", {RandomTensor({2, 3, 4}, rng), RandomTensor({2, 3, 4}, rng)}));
-  ExpectDnnlMatchesRef(
-      Case("Sum", {RandomTensor({5, 6}, rng), RandomTensor({5, 6}, rng), RandomTensor({5, 6}, rng), RandomTensor({5, 6}, rng)}));
+  ExpectDnnlMatchesRef(Case("Sum", {RandomTensor({5, 6}, rng), RandomTensor({5, 6}, rng), RandomTensor({5, 6}, rng),
+                                    RandomTensor({5, 6}, rng)}));
   ExpectDeclined(Case("Sum", {RandomTensor({2, 3, 4}, rng), RandomTensor({4}, rng)}));  // broadcast
 }
 

@@ -12,6 +12,7 @@
 #include "kernels/exec/copy_kernel.h"
 #include "kernels/exec/expand_kernel.h"
 #include "kernels/exec/gather_kernel.h"
+#include "kernels/exec/grid_sample_kernel.h"
 #include "kernels/exec/instance_norm_kernel.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/lstm_kernel.h"
@@ -63,7 +64,7 @@ constexpr FastEntry kFastKernels[] = {
     // normalization
     {OpId::kInstanceNormalization, PrepareInstanceNorm},
     // sampling
-    {OpId::kResize, PrepareResize}, {OpId::kUpsample, PrepareResize},
+    {OpId::kResize, PrepareResize}, {OpId::kUpsample, PrepareResize}, {OpId::kGridSample, PrepareGridSample},
     // reductions
     {OpId::kReduceSum, PrepareReduce}, {OpId::kReduceMean, PrepareReduce}, {OpId::kReduceMax, PrepareReduce},
     {OpId::kReduceMin, PrepareReduce}, {OpId::kReduceL1, PrepareReduce}, {OpId::kReduceL2, PrepareReduce},

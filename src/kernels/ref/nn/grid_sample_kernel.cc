@@ -3,59 +3,19 @@
 #include <cmath>
 
 #include "kernels/ref/kernel_context.h"
+#include "kernels/ref/nn/grid_sample_plan.h"
 #include "kernels/ref/nn/nn_kernels_internal.h"
 
 namespace ge::ref::nn {
 namespace {
 
-enum class Pad { kZeros, kBorder, kReflection };
+using grid_sample::CubicWeights;
+using grid_sample::Mode;
+using grid_sample::Pad;
+using grid_sample::Sampler;
 
-struct Sampler {
-  int64_t h, w;
-  bool align;
-  Pad pad;
-
-  double Unnormalize(double g, int64_t size) const {
-    return align ? (g + 1) / 2 * (size - 1) : ((g + 1) * size - 1) / 2;
-  }
-  static double Reflect(double v, double twice_lo, double twice_hi) {
-    if (twice_lo == twice_hi) return 0;
-    const double lo = twice_lo / 2, span = (twice_hi - twice_lo) / 2;
-    v = std::fabs(v - lo);
-    const double extra = std::fmod(v, span);
-    const int64_t flips = static_cast<int64_t>(std::floor(v / span));
-    return flips % 2 == 0 ? extra + lo : span - extra + lo;
-  }
-  // Applies border / reflection padding to a source coordinate.
-  double Fold(double v, int64_t size) const {
-    if (pad == Pad::kBorder) return std::min(static_cast<double>(size - 1), std::max(v, 0.0));
-    if (pad == Pad::kReflection) {
-      v = align ? Reflect(v, 0, 2.0 * (size - 1)) : Reflect(v, -1, 2.0 * size - 1);
-      return std::min(static_cast<double>(size - 1), std::max(v, 0.0));
-    }
-    return v;
-  }
-  double At(const double* plane, int64_t y, int64_t x) const {
-    return y >= 0 && y < h && x >= 0 && x < w ? plane[y * w + x] : 0.0;
-  }
-  // A bicubic tap: padding applies to the integer tap coordinate.
-  double Tap(const double* plane, int64_t y, int64_t x) const {
-    if (pad == Pad::kZeros) return At(plane, y, x);
-    const int64_t fy = static_cast<int64_t>(Fold(static_cast<double>(y), h));
-    const int64_t fx = static_cast<int64_t>(Fold(static_cast<double>(x), w));
-    return At(plane, fy, fx);
-  }
-};
-
-void CubicWeights(double t, double out[4]) {
-  const double a = -0.75;
-  auto near = [a](double x) { return ((a + 2) * x - (a + 3)) * x * x + 1; };
-  auto far = [a](double x) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; };
-  out[0] = far(t + 1);
-  out[1] = near(t);
-  out[2] = near(1 - t);
-  out[3] = far(2 - t);
-}
+// The value at flat index i of a plane, 0 for -1 (outside).
+double At(const double* plane, int64_t i) { return i >= 0 ? plane[i] : 0.0; }
 
 Status RefGridSample(KernelContext& ctx) {
   const Tensor* x = ctx.input(0);
@@ -67,14 +27,12 @@ Status RefGridSample(KernelContext& ctx) {
     return ctx.Error("grid must have shape [N, H_out, W_out, 2], got " + DimsToString(grid->dims()));
   }
   const ir::AttrMap& a = ctx.attr();
-  const std::string mode = a.GetString("mode", "bilinear");
+  const std::string mode_name = a.GetString("mode", "bilinear");
   const std::string pm = a.GetString("padding_mode", "zeros");
-  if (mode != "bilinear" && mode != "nearest" && mode != "bicubic") return ctx.Error("unknown mode '" + mode + "'");
+  Mode mode;
   Pad pad;
-  if (pm == "zeros") pad = Pad::kZeros;
-  else if (pm == "border") pad = Pad::kBorder;
-  else if (pm == "reflection") pad = Pad::kReflection;
-  else return ctx.Error("unknown padding_mode '" + pm + "'");
+  if (!grid_sample::ParseMode(mode_name, &mode)) return ctx.Error("unknown mode '" + mode_name + "'");
+  if (!grid_sample::ParsePad(pm, &pad)) return ctx.Error("unknown padding_mode '" + pm + "'");
   const int64_t n = x->dim(0), c = x->dim(1), h = x->dim(2), w = x->dim(3);
   const int64_t ho = grid->dim(1), wo = grid->dim(2);
   Sampler s{h, w, a.GetInt("align_corners", 0) != 0, pad};
@@ -88,9 +46,9 @@ Status RefGridSample(KernelContext& ctx) {
       for (int64_t ci = 0; ci < c; ++ci) {
         const double* plane = xv.data() + (ni * c + ci) * h * w;
         double v = 0;
-        if (!(std::fabs(ix) < 1e15) || !(std::fabs(iy) < 1e15)) {
+        if (!grid_sample::Samplable(ix, iy)) {
           v = 0;
-        } else if (mode == "bicubic") {
+        } else if (mode == Mode::kBicubic) {
           const double fx = std::floor(ix), fy = std::floor(iy);
           double wx[4], wy[4];
           CubicWeights(ix - fx, wx);
@@ -98,19 +56,19 @@ Status RefGridSample(KernelContext& ctx) {
           const int64_t x0 = static_cast<int64_t>(fx) - 1, y0 = static_cast<int64_t>(fy) - 1;
           for (int r = 0; r < 4; ++r) {
             double row = 0;
-            for (int q = 0; q < 4; ++q) row += wx[q] * s.Tap(plane, y0 + r, x0 + q);
+            for (int q = 0; q < 4; ++q) row += wx[q] * At(plane, s.TapIndex(y0 + r, x0 + q));
             v += wy[r] * row;
           }
         } else {
           const double sx = s.Fold(ix, w), sy = s.Fold(iy, h);
-          if (mode == "nearest") {
-            v = s.At(plane, static_cast<int64_t>(std::nearbyint(sy)), static_cast<int64_t>(std::nearbyint(sx)));
+          if (mode == Mode::kNearest) {
+            v = At(plane, s.Index(static_cast<int64_t>(std::nearbyint(sy)), static_cast<int64_t>(std::nearbyint(sx))));
           } else {
             const double fx = std::floor(sx), fy = std::floor(sy);
             const int64_t x0 = static_cast<int64_t>(fx), y0 = static_cast<int64_t>(fy);
             const double lx = sx - fx, ly = sy - fy;
-            v = (1 - ly) * ((1 - lx) * s.At(plane, y0, x0) + lx * s.At(plane, y0, x0 + 1)) +
-                ly * ((1 - lx) * s.At(plane, y0 + 1, x0) + lx * s.At(plane, y0 + 1, x0 + 1));
+            v = (1 - ly) * ((1 - lx) * At(plane, s.Index(y0, x0)) + lx * At(plane, s.Index(y0, x0 + 1))) +
+                ly * ((1 - lx) * At(plane, s.Index(y0 + 1, x0)) + lx * At(plane, s.Index(y0 + 1, x0 + 1)));
           }
         }
         yv[(ni * c + ci) * ho * wo + i] = v;
