@@ -74,7 +74,7 @@ std::optional<ConvPlan> PlanConv(const OpView& v) {
 // depthwise ones (Zen 5, one thread). The buffers cost memory, so large activations stay plain. The compiler's
 // activation formats (NHWC, NC1HWC0) make the reorders unnecessary.
 bool UseBlockedActivations(const ConvPlan& p) {
-  constexpr int64_t kMaxBlockedBytes = 64 << 20;
+  constexpr int64_t kMaxBlockedBytes = 128 << 20;
   int64_t ksize = 1;
   for (size_t i = 2; i < p.w.size(); ++i) ksize *= p.w[i];
   if (p.group == 1 && ksize == 1) return false;
