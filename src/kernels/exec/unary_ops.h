@@ -1,7 +1,7 @@
 // Per-element functors of the fast unary kernels. Each computes exactly what the reference kernel computes for the
 // same storage type (same formula, same compute type), so results are bit-identical to ref except Exp, Sigmoid, Tanh,
-// Erf and ge::Gelu on float32, which use the vectorizable FastExp (within 1 ulp) and the lanes forms of fast_math.h
-// (Tanh, Erf: within 3 ulp), which the kernel's loop runs a vector block at a time (`Lanes`): libm's tanhf and erff
+// Erf and ge::Gelu on float32, which use the lanes forms of fast_math.h (Exp: FastExp's polynomial, within 1.5 ulp;
+// Tanh, Erf: within 3 ulp), run by the kernel's loop a vector block at a time (`Lanes`): libm's expf, tanhf and erff
 // are calls a loop cannot vectorize, 10-30x slower. Integer variants wrap like ref (Neg/Abs of the minimum value).
 // Parameters come from UnaryParams, filled once at Prepare.
 #pragma once
@@ -98,7 +98,17 @@ struct Gelu {
     }
   }
 };
-GE_EXEC_UNARY(Exp, ExpOf(x))
+struct Exp {
+  explicit Exp(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return ExpOf(x);
+  }
+  template <typename V>
+  V Lanes(V x) const {
+    return ExpLanes(x);
+  }
+};
 GE_EXEC_UNARY(Log, std::log(x))
 GE_EXEC_UNARY(Sqrt, std::sqrt(x))
 GE_EXEC_UNARY(Reciprocal, T(1) / x)
@@ -159,9 +169,13 @@ struct Sign {
   }
 };
 
-// Branch-free form of ref's: x >= 0 ? 1 / (1 + exp(-x)) : exp(x) / (1 + exp(x)).
+// Branch-free form of ref's: x >= 0 ? 1 / (1 + exp(-x)) : exp(x) / (1 + exp(x)); SigmoidLanes is this on lanes.
 struct Sigmoid {
   explicit Sigmoid(const UnaryParams&) {}
+  template <typename V>
+  V Lanes(V x) const {
+    return SigmoidLanes(x);
+  }
   template <typename T>
   T operator()(T x) const {
     if constexpr (std::is_same_v<T, float>) {
