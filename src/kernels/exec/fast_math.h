@@ -246,6 +246,5 @@ inline V GeluLanes(V x) {
 inline float FastTanh(float x) { return TanhLanes(FloatLanes<1>{x})[0]; }
 inline float FastErf(float x) { return ErfLanes(FloatLanes<1>{x})[0]; }
 inline float FastGelu(float x) { return GeluLanes(FloatLanes<1>{x})[0]; }
-inline float FastSigmoid(float x) { return SigmoidLanes(FloatLanes<1>{x})[0]; }
 
 }  // namespace ge::exec
