@@ -246,7 +246,7 @@ TEST(UnaryKernel, LargeTensorOnAThreadPool) {
   auto pool = rt::ThreadPool::Create(4);
   ASSERT_TRUE(pool.ok());
   std::mt19937 rng(9);
-  for (const char* op : {"Relu", "Sigmoid", "Tanh", "Clip"}) {
+  for (const char* op : {"Relu", "Sigmoid", "Tanh", "Clip", "Erf", "Exp"}) {
     ExpectMatchesRef(OpCase{op, {RandomTensor(DataType::kFloat, {3, 100003}, rng)}}, "exec.unary_f32", kMathTol,
                      pool->get());
   }
