@@ -6,8 +6,9 @@
 // and in the one-float forms (FastTanh, FastErf). Both forms are within the accuracy below; they differ by an ulp or
 // so.
 //
-// The Fma overloads for 16 and 8 lanes carry their ISA as a target attribute, so the functions that call them are
-// plain inline templates and a loop over lanes must be `flatten` (and have that target) to inline them.
+// The Fma, MinPs and MaxPs overloads for 16 and 8 lanes carry their ISA as a target attribute, so the functions that
+// call them are plain inline templates and a loop over lanes must be `flatten` (and have that target) to inline them.
+// (Wider GCC vectors than the ISA's registers compile poorly: each ISA gets its own width.)
 //
 // No libm call and no branch: where a function has two formulas both are computed and one selected per lane.
 // Accuracy against the exact value, in both forms (checked over every float; fast_math_test.cc samples them):
@@ -33,8 +34,6 @@ GE_FLOAT_LANES(1)
 GE_FLOAT_LANES(4)
 GE_FLOAT_LANES(8)
 GE_FLOAT_LANES(16)
-GE_FLOAT_LANES(32)
-GE_FLOAT_LANES(64)
 #undef GE_FLOAT_LANES
 
 // W floats in one value (unaligned loads and stores through memcpy).
@@ -179,8 +178,9 @@ inline V TanhLanes(V x) {
 }
 
 // 1 - erf(a) for a >= 0.875 (as e^R(a), R a degree-6 minimax fit of log erfc in s = a - 0.875 on [0.875, 3.9375],
-// weighted by erfc: error under 2e-9 of erf). a is clamped at 3.9375, where erfc is below half an ulp of 1; a NaN
-// passes. s is exact (a and 0.875 share the exponent range that Sterbenz's lemma needs, or s keeps all of a's bits).
+// weighted by erfc: error under 2e-9 of erf). a is clamped at 3.9375, where erfc is below half an ulp of 1; for a
+// NaN the result is unspecified (the callers do not select it). s is exact (a and 0.875 share the exponent range that
+// Sterbenz's lemma needs, or s keeps all of a's bits).
 template <typename V>
 inline V ErfcFromPoint875(V a) {
   const V s = lanes::Min(a, 3.9375f) - 0.875f;
@@ -191,16 +191,20 @@ inline V ErfcFromPoint875(V a) {
   g = Fma(g, s, -8.265538605e-01f);
   g = Fma(g, s, -2.430218900e+00f);
   g = Fma(g, s, -1.532824445e+00f);
-  // e^g, g in [-17.6, -1.5]: 2^n (1 + r p(r)) with p a degree-5 minimax fit (relative error 2e-9).
-  V scale;
-  const V r = lanes::ReduceLn2(g, &scale);
+  // e^g, g in [-17.6, -1.5]: 2^n (1 + r p(r)) with p a degree-5 minimax fit (relative error 2e-9). One ln2 constant
+  // suffices here (its error, n times 2e-9, is far below what erfc's weight lets through), and 2^n is applied by
+  // adding n to the exponent bits (the result is normal): two integer operations instead of a multiply.
+  using VI = lanes::IntLanes<V>;
+  constexpr float kShift = 12582912.0f;  // 1.5 * 2^23: t's low bits hold n
+  const V t = Fma(g, 1.44269504088896341f, kShift);
+  const V r = Fma(t - kShift, -0.693147182464599609375f, g);
   V p = V{} + 1.3843559825e-03f;
   p = Fma(p, r, 8.3742359393e-03f);
   p = Fma(p, r, 4.1668007420e-02f);
   p = Fma(p, r, 1.6666430338e-01f);
   p = Fma(p, r, 4.9999994174e-01f);
   p = Fma(p, r, 1.0000000324e+00f);
-  return Fma(p, r, 1.0f) * scale;
+  return (V)((VI)Fma(p, r, 1.0f) + ((VI)t << 23));
 }
 
 // erf(x)/x for |x| < 0.875 as a degree-6 minimax polynomial in x^2 (relative error 2e-10).
@@ -223,7 +227,7 @@ inline V ErfLanes(V x) {
   const V a = lanes::Abs(x);
   const V small = x * ErfOverXBelowPoint875(x);
   const V big = lanes::CopySign(1.0f - ErfcFromPoint875(a), x);
-  return a < 0.875f ? small : big;
+  return a >= 0.875f ? big : small;  // a NaN takes the small formula, whose arithmetic keeps it a NaN
 }
 
 // The erf GELU, x (1 + erf(x / sqrt 2)) / 2. 1 + erf(z) is computed as 1 + z p(z^2) for |z| < 0.875 and, above,
@@ -237,7 +241,7 @@ inline V GeluLanes(V x) {
   const V erfc = ErfcFromPoint875(a);
   // Below z = -3.9375 erfc is taken as 0, as the unfused nodes' 1 + erf is (so -inf gives NaN, as they do).
   const V big = z > 0.0f ? 2.0f - erfc : (z > -3.9375f ? erfc : V{});
-  return (x * (a < 0.875f ? small : big)) * 0.5f;
+  return (x * (a >= 0.875f ? big : small)) * 0.5f;  // a NaN takes the small formula, as in ErfLanes
 }
 
 #pragma GCC diagnostic pop
