@@ -16,7 +16,7 @@ namespace ge::compiler {
 namespace {
 
 // The Add producing x (whose only reader is the matched GELU: MatchActivation checks that), when it can join the
-// fused node: float32, x's shape static, one operand of that shape (X) and the other broadcasting to it (B).
+// fused node: float32, static shapes, one operand of x's shape (X) and the other broadcasting to it (B).
 ir::Node* FoldableAdd(const FusionScope& scope, ir::Value* x, std::vector<ir::Value*>* inputs) {
   ir::Node* add = x->producer();
   if (add == nullptr || !IsOp(add, OpId::kAdd) || add->num_inputs() != 2 || !scope.Removable(add)) return nullptr;
@@ -25,7 +25,7 @@ ir::Node* FoldableAdd(const FusionScope& scope, ir::Value* x, std::vector<ir::Va
   const TensorDesc& y = x->desc();
   if (a == nullptr || b == nullptr || y.dtype != DataType::kFloat || !y.shape.IsFullyKnown()) return nullptr;
   if (a->desc().dtype != y.dtype || b->desc().dtype != y.dtype) return nullptr;
-  if (a->desc().shape.unknown_rank() || b->desc().shape.unknown_rank()) return nullptr;
+  if (!a->desc().shape.IsFullyKnown() || !b->desc().shape.IsFullyKnown()) return nullptr;
   if (a->desc().shape.dims() != y.shape.dims()) std::swap(a, b);
   if (a->desc().shape.dims() != y.shape.dims() || b->desc().shape.rank() > y.shape.rank()) return nullptr;
   *inputs = {a, b};
