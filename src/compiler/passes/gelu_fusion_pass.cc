@@ -1,8 +1,11 @@
 // GeluFusion (after ActivationFusion, which folds a GELU into the Conv / MatMul / Gemm before it): the erf GELU
 // exporters write as five element-wise nodes (activation_pattern.h), left standing where it follows anything else (a
 // normalization: wav2vec's GroupNorm, a residual sum), becomes one `ge::Gelu`, a single pass over the tensor
-// instead of five.
+// instead of five. When x is the sum of an Add that only the GELU reads (a residual sum, a bias, GroupNorm's shift),
+// float32, with an operand of x's static shape, the Add joins it: `ge::Gelu(X, B)` computes gelu(X + B) in the one
+// pass, the sum rounded as the Add rounds it.
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "compiler/passes/activation_pattern.h"
@@ -11,6 +14,23 @@
 
 namespace ge::compiler {
 namespace {
+
+// The Add producing x (whose only reader is the matched GELU: MatchActivation checks that), when it can join the
+// fused node: float32, static shapes, one operand of x's shape (X) and the other broadcasting to it (B).
+ir::Node* FoldableAdd(const FusionScope& scope, ir::Value* x, std::vector<ir::Value*>* inputs) {
+  ir::Node* add = x->producer();
+  if (add == nullptr || !IsOp(add, OpId::kAdd) || add->num_inputs() != 2 || !scope.Removable(add)) return nullptr;
+  ir::Value* a = add->input(0);
+  ir::Value* b = add->input(1);
+  const TensorDesc& y = x->desc();
+  if (a == nullptr || b == nullptr || y.dtype != DataType::kFloat || !y.shape.IsFullyKnown()) return nullptr;
+  if (a->desc().dtype != y.dtype || b->desc().dtype != y.dtype) return nullptr;
+  if (!a->desc().shape.IsFullyKnown() || !b->desc().shape.IsFullyKnown()) return nullptr;
+  if (a->desc().shape.dims() != y.shape.dims()) std::swap(a, b);
+  if (a->desc().shape.dims() != y.shape.dims() || b->desc().shape.rank() > y.shape.rank()) return nullptr;
+  *inputs = {a, b};
+  return add;
+}
 
 class GeluFusionPass : public FusionPass {
  public:
@@ -39,9 +59,16 @@ class GeluFusionPass : public FusionPass {
       bool stale = false;
       for (const ir::Node* n : act.nodes) stale |= removed.count(n) > 0;
       if (stale) continue;
-      removed.insert(act.nodes.begin(), act.nodes.end());
       const std::string name = act.nodes.front()->name();
-      ReplaceWithFused(g, act.nodes, OpId::kGeGelu, name, {x}, act.output, ir::AttrMap());
+      std::vector<ir::Value*> inputs = {x};
+      std::vector<ir::Node*> nodes = act.nodes;
+      if (ir::Node* add = FoldableAdd(scope, x, &inputs); add != nullptr && removed.count(add) == 0) {
+        nodes.push_back(add);
+      } else {
+        inputs = {x};
+      }
+      removed.insert(nodes.begin(), nodes.end());
+      ReplaceWithFused(g, nodes, OpId::kGeGelu, name, inputs, act.output, ir::AttrMap());
       changed = true;
     }
     if (changed) g.RemoveDeadValues();

@@ -59,6 +59,60 @@ TEST(GeluFusionPass, AStandaloneErfGeluBecomesOneNode) {
   }
 }
 
+const char kTorchGelu[] =
+    "  d: %d = Div(%m, %sqrt2)\n  e: %e = Erf(%d)\n  a: %e1 = Add(%e, %one)\n  p: %p = Mul(%m, %e1)\n"
+    "  y: %y = Mul(%p, %half)\n";
+
+// A GELU of the sum `add` (which defines %m from %x and %r or %b).
+std::string SumThen(const std::string& add, const std::string& extra_use = "") {
+  return std::string(R"(opset "" 17
+graph net(%x: float32[2,3,16], %r: float32[2,3,16]) {
+  const %b: float32[3,1] = [0.5, -1, 2]
+)") + kConsts +
+         add + kTorchGelu + extra_use + "  return %y\n}";
+}
+
+TEST(GeluFusionPass, TheAddBeforeTheGeluJoinsIt) {
+  const char* adds[] = {
+      "  s: %m: float32[2,3,16] = Add(%x, %r)\n",  // a residual sum
+      "  s: %m: float32[2,3,16] = Add(%b, %x)\n",  // a broadcast bias, first
+  };
+  for (const char* add : adds) {
+    SCOPED_TRACE(add);
+    auto before = Parse(SumThen(add));
+    auto after = Parse(SumThen(add));
+    ASSERT_TRUE(before && after);
+    auto r = RunOnePass(CreateGeluFusionPass(), *after);
+    ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+    EXPECT_TRUE(r.changed);
+    const ir::Graph& g = *after->graph;
+    EXPECT_EQ(g.nodes().size(), 1u);
+    const ir::Node* gelu = g.FindValue("y")->producer();
+    ASSERT_TRUE(ops::IsOp(gelu, ops::OpId::kGeGelu));
+    ASSERT_EQ(gelu->num_inputs(), 2);
+    EXPECT_EQ(gelu->input(0)->name(), "x");  // X: the operand of the sum's shape
+    // The reference ge::Gelu adds as the Add did, then follows torch.onnx's rounding: bit for bit.
+    EXPECT_TRUE(ModelsAgree(*before, *after, 0.0));
+  }
+}
+
+TEST(GeluFusionPass, AnAddOfTwoBroadcastOperandsStaysOutside) {
+  // Neither operand has the sum's shape: the GELU fuses alone.
+  const std::string text = std::string(R"(opset "" 17
+graph net(%x: float32[2,1,16], %r: float32[3,1]) {
+)") + kConsts + "  s: %m: float32[2,3,16] = Add(%x, %r)\n" +
+                           kTorchGelu + "  return %y\n}";
+  auto before = Parse(text);
+  auto after = Parse(text);
+  ASSERT_TRUE(before && after);
+  auto r = RunOnePass(CreateGeluFusionPass(), *after);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(Count(*after->graph, ops::OpId::kAdd), 1);
+  EXPECT_EQ(after->graph->FindValue("y")->producer()->num_inputs(), 1);
+  EXPECT_TRUE(ModelsAgree(*before, *after, 0.0));
+}
+
 TEST(GeluFusionPass, LeavesWhatIsNotAGelu) {
   const char* cases[] = {
       // Divided by 2, not sqrt(2).

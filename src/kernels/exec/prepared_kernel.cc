@@ -5,6 +5,7 @@
 #include "ops/variable/variable_ref.h"
 
 #include "kernels/engine.h"
+#include "kernels/exec/add_gelu_kernel.h"
 #include "kernels/exec/binary_kernel.h"
 #include "kernels/exec/channel_shuffle_kernel.h"
 #include "kernels/exec/concat_scale_shift_kernel.h"
@@ -51,7 +52,7 @@ constexpr FastEntry kFastKernels[] = {
     {OpId::kRound, PrepareUnary}, {OpId::kSign, PrepareUnary}, {OpId::kErf, PrepareUnary},
     {OpId::kSoftplus, PrepareUnary}, {OpId::kLeakyRelu, PrepareUnary}, {OpId::kElu, PrepareUnary},
     {OpId::kSelu, PrepareUnary}, {OpId::kHardSigmoid, PrepareUnary}, {OpId::kHardSwish, PrepareUnary},
-    {OpId::kClip, PrepareUnary}, {OpId::kGeGelu, PrepareUnary},
+    {OpId::kClip, PrepareUnary}, {OpId::kGeGelu, PrepareGelu},
     // binary element-wise
     {OpId::kAdd, PrepareBinary}, {OpId::kSub, PrepareBinary}, {OpId::kMul, PrepareBinary}, {OpId::kDiv, PrepareBinary},
     {OpId::kMax, PrepareBinary}, {OpId::kMin, PrepareBinary}, {OpId::kPow, PreparePowScalar},

@@ -67,8 +67,8 @@ TEST(UnaryKernel, Float32MatchesRefOnSpecialValues) {
 TEST(UnaryKernel, ExpSigmoidTanhErfOverTheirWholeNormalRange) {
   std::vector<float> v;
   for (float x = -87.0f; x <= 88.5f; x += 0.0137f) v.push_back(x);
-  // Tanh and Erf switch formulas at |x| = 0.55 and 1 (fast_math.h): dense around the switches and near 0.
-  for (float x = -4.5f; x <= 4.5f; x += 0.000731f) v.push_back(x);
+  // Erf switches formulas at |x| = 0.875 and saturates at 3.9375, Tanh at 9.5 (fast_math.h): dense there and near 0.
+  for (float x = -10.0f; x <= 10.0f; x += 0.000731f) v.push_back(x);
   for (float x = 1e-30f; x < 1.0f; x *= 1.37f) {
     v.push_back(x);
     v.push_back(-x);
@@ -246,7 +246,7 @@ TEST(UnaryKernel, LargeTensorOnAThreadPool) {
   auto pool = rt::ThreadPool::Create(4);
   ASSERT_TRUE(pool.ok());
   std::mt19937 rng(9);
-  for (const char* op : {"Relu", "Sigmoid", "Tanh", "Clip"}) {
+  for (const char* op : {"Relu", "Sigmoid", "Tanh", "Clip", "Erf", "Exp"}) {
     ExpectMatchesRef(OpCase{op, {RandomTensor(DataType::kFloat, {3, 100003}, rng)}}, "exec.unary_f32", kMathTol,
                      pool->get());
   }

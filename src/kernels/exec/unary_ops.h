@@ -1,8 +1,9 @@
 // Per-element functors of the fast unary kernels. Each computes exactly what the reference kernel computes for the
-// same storage type (same formula, same compute type), so results are bit-identical to ref except Exp, Sigmoid, Tanh
-// and Erf on float32, which use the vectorizable FastExp (within 1 ulp), FastTanh and FastErf (within 3 ulp;
-// fast_math.h): libm's tanhf and erff are calls a loop cannot vectorize, 10-30x slower. Integer variants wrap like ref (Neg/Abs of the
-// minimum value). Parameters come from UnaryParams, filled once at Prepare.
+// same storage type (same formula, same compute type), so results are bit-identical to ref except Exp, Sigmoid, Tanh,
+// Erf and ge::Gelu on float32, which use the lanes forms of fast_math.h (Exp: FastExp's polynomial, within 1.5 ulp;
+// Tanh, Erf: within 3 ulp), run by the kernel's loop a vector block at a time (`Lanes`): libm's expf, tanhf and erff
+// are calls a loop cannot vectorize, 10-30x slower. Integer variants wrap like ref (Neg/Abs of the minimum value).
+// Parameters come from UnaryParams, filled once at Prepare.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -20,6 +21,8 @@ struct UnaryParams {
   double exponent = 0;                    // Pow with a constant scalar exponent
 };
 
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"  // the Lanes forms are inlined into flattened loops (unary_kernel.cc)
 namespace unary {
 
 template <typename T>
@@ -65,29 +68,64 @@ inline T ErfOf(T x) {
   }
 }
 
-GE_EXEC_UNARY(Tanh, TanhOf(x))
-// ge::Gelu (the erf GELU): float with FastErf, otherwise ref's rounding steps (ref/fused/fused_epilogue.h). Where
-// 1 + erf cancels (x below about -3) the float result differs from ref's by up to ~1e-7 absolute.
+struct Tanh {
+  explicit Tanh(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return TanhOf(x);
+  }
+  template <typename V>
+  V Lanes(V x) const {
+    return TanhLanes(x);
+  }
+};
+// ge::Gelu (the erf GELU): float with GeluLanes, otherwise ref's rounding steps (ref/fused/fused_epilogue.h). Where
+// ref's 1 + erf cancels (x below about -3) the float result is closer to the exact value than ref's, which differs
+// from it by up to ~1e-7 absolute.
 struct Gelu {
   explicit Gelu(const UnaryParams&) {}
+  template <typename V>
+  V Lanes(V x) const {
+    return GeluLanes(x);
+  }
   template <typename T>
   T operator()(T x) const {
     if constexpr (std::is_same_v<T, float>) {
-      return (x * (1.0f + FastErf(x * 0.70710678118654752f))) * 0.5f;
+      return FastGelu(x);
     } else {
       const T e1 = std::erf(x / static_cast<T>(1.4142135623730951)) + T(1);
       return (x * e1) * T(0.5);
     }
   }
 };
-GE_EXEC_UNARY(Exp, ExpOf(x))
+struct Exp {
+  explicit Exp(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return ExpOf(x);
+  }
+  template <typename V>
+  V Lanes(V x) const {
+    return ExpLanes(x);
+  }
+};
 GE_EXEC_UNARY(Log, std::log(x))
 GE_EXEC_UNARY(Sqrt, std::sqrt(x))
 GE_EXEC_UNARY(Reciprocal, T(1) / x)
 GE_EXEC_UNARY(Floor, std::floor(x))
 GE_EXEC_UNARY(Ceil, std::ceil(x))
 GE_EXEC_UNARY(Round, std::nearbyint(x))  // half to even, as ref
-GE_EXEC_UNARY(Erf, ErfOf(x))
+struct Erf {
+  explicit Erf(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return ErfOf(x);
+  }
+  template <typename V>
+  V Lanes(V x) const {
+    return ErfLanes(x);
+  }
+};
 // log(1 + exp(x)) without overflow, as ref.
 GE_EXEC_UNARY(Softplus, x > T(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)))
 GE_EXEC_UNARY(Square, x* x)  // Pow(x, 2): exact in double, so equal to ref's double computation
@@ -131,9 +169,13 @@ struct Sign {
   }
 };
 
-// Branch-free form of ref's: x >= 0 ? 1 / (1 + exp(-x)) : exp(x) / (1 + exp(x)).
+// Branch-free form of ref's: x >= 0 ? 1 / (1 + exp(-x)) : exp(x) / (1 + exp(x)); SigmoidLanes is this on lanes.
 struct Sigmoid {
   explicit Sigmoid(const UnaryParams&) {}
+  template <typename V>
+  V Lanes(V x) const {
+    return SigmoidLanes(x);
+  }
   template <typename T>
   T operator()(T x) const {
     if constexpr (std::is_same_v<T, float>) {
@@ -226,4 +268,5 @@ struct PowHalf {
 };
 
 }  // namespace unary
+#pragma GCC diagnostic pop
 }  // namespace ge::exec

@@ -4,6 +4,7 @@
 //   ge::FusedGemm(A, B, [C]) -> Y            Y = act(Gemm(A, B, C))
 //   ge::FusedMatMul(A, B, [Bias]) -> Y       Y = act(MatMul(A, B) + Bias), Bias 1-D over Y's last dim
 //   ge::FusedBatchNormalization(X, scale, B, mean, var) -> Y   Y = act(BatchNormalization(...)), inference only
+//   ge::Gelu(X, [B]) -> Y                    Y = erf GELU of (X + B), B broadcast to X's shape
 #include "ops/families.h"
 #include "ops/infer_util.h"
 #include "ops/fused/channel_shuffle_op.h"
@@ -116,10 +117,23 @@ Status InferFusedBatchNorm(InferContext& ctx) {
   return CheckActivation(ctx);
 }
 
-// ge::Gelu: the erf GELU of a floating-point tensor, elementwise.
+// ge::Gelu(X, [B]): the erf GELU of a floating-point tensor (plus B, of X's dtype, broadcast to X's shape),
+// elementwise; Y has X's dtype and shape.
 Status InferGelu(InferContext& ctx) {
   GE_RETURN_IF_ERROR(RequireFloat(ctx, 0, "X"));
-  return InferSameAsInput0(ctx);
+  GE_RETURN_IF_ERROR(InferSameAsInput0(ctx));
+  if (!ctx.has_input(1)) return Status::Ok();
+  GE_RETURN_IF_ERROR(RequireOutputDtype(ctx, 1, "B"));
+  const Shape& x = ctx.input(0)->shape;
+  const Shape& b = ctx.input(1)->shape;
+  if (x.unknown_rank() || b.unknown_rank()) return Status::Ok();
+  bool fits = b.rank() <= x.rank();
+  for (int i = 1; fits && i <= b.rank(); ++i) {
+    const int64_t bd = b.dim(b.rank() - i), xd = x.dim(x.rank() - i);
+    fits = bd == 1 || bd == kUnknownDim || xd == kUnknownDim || bd == xd;
+  }
+  if (!fits) return ctx.Error("B " + b.ToString() + " does not broadcast to X's shape " + x.ToString());
+  return Status::Ok();
 }
 
 }  // namespace
@@ -133,7 +147,7 @@ void RegisterFusedOps(OpRegistry* r) {
   r->Add({OpId::kGeChannelShuffle, 1, kVariadic, 1, kVariadic, InferChannelShuffle});
   r->Add({OpId::kGeConcatScaleShift, 3, kVariadic, 1, 1, InferConcatScaleShift});
   r->Add({OpId::kGeSqueezeExcite, 2, 5, 1, 1, InferSqueezeExcite});  // W2 (input 3) checked by the inference
-  r->Add({OpId::kGeGelu, 1, 1, 1, 1, InferGelu});
+  r->Add({OpId::kGeGelu, 1, 2, 1, 1, InferGelu});
   RegisterTransformerOps(r);
 }
 

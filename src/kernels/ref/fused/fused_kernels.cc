@@ -10,6 +10,7 @@
 #include "kernels/ref/fused/fused_epilogue.h"
 #include "kernels/ref/math/math_kernels_internal.h"
 #include "kernels/ref/nn/nn_kernels_internal.h"
+#include "kernels/ref/ref_util.h"
 #include "ops/fused/channel_shuffle_op.h"
 
 namespace ge::ref {
@@ -114,35 +115,52 @@ Status RefChannelShuffle(KernelContext& ctx) {
   return Status::Ok();
 }
 
-// ge::Gelu: Y = X with the erf GELU applied as torch.onnx's Div -> Erf -> Add -> Mul -> Mul would (fused_epilogue.h),
-// so a graph the GeluFusion pass rewrote gives the same bits on the reference kernels.
+// ge::Gelu: Y = X (+ B, as the Add before the GELU rounds it) with the erf GELU applied as torch.onnx's Div -> Erf ->
+// Add -> Mul -> Mul would (fused_epilogue.h), so a graph the GeluFusion pass rewrote gives the same bits on the
+// reference kernels.
 template <typename T>
-void GeluElements(const Tensor& x, Tensor* y) {
-  std::memcpy(y->raw_data(), x.raw_data(), x.nbytes());
+void GeluElements(const Tensor& x, const Tensor* b, Tensor* y) {
+  T* out = y->data<T>();
+  if (b == nullptr) {
+    std::memcpy(out, x.raw_data(), x.nbytes());
+  } else {
+    const T* px = x.data<T>();
+    const T* pb = b->data<T>();
+    ForEachBroadcast(x.dims(), {x.dims(), b->dims()},
+                     [&](int64_t i, const int64_t* off) { out[i] = px[off[0]] + pb[off[1]]; });
+  }
   ge::fused::ActivationSpec spec;
   spec.kind = ge::fused::Activation::kGelu;
-  fused::ApplyEpilogue<T>(spec, nullptr, 0, y->data<T>(), y->numel());
+  fused::ApplyEpilogue<T>(spec, nullptr, 0, out, y->numel());
 }
 
 Status RefGelu(KernelContext& ctx) {
   const Tensor* x = ctx.input(0);
+  const Tensor* b = ctx.input(1);  // nullptr when absent
   if (x == nullptr) return ctx.Error("X is required");
   if (x->dtype() != DataType::kFloat && x->dtype() != DataType::kDouble) {
     return ctx.Error(std::string("X must be float32 or float64, got ") + DataTypeName(x->dtype()));
   }
+  if (b != nullptr) {
+    if (b->dtype() != x->dtype()) {
+      return ctx.Error(std::string("B must have X's dtype, got ") + DataTypeName(b->dtype()));
+    }
+    StatusOr<Dims> both = BroadcastDims(x->dims(), b->dims());
+    if (!both.ok() || *both != x->dims()) return ctx.Error("B does not broadcast to X's shape");
+  }
   GE_ASSIGN_OR_RETURN(Tensor * y, ctx.AllocateOutput(0, x->dims(), x->dtype()));
   if (x->dtype() == DataType::kFloat) {
-    GeluElements<float>(*x, y);
+    GeluElements<float>(*x, b, y);
   } else {
-    GeluElements<double>(*x, y);
+    GeluElements<double>(*x, b, y);
   }
   return Status::Ok();
 }
 
 }  // namespace
 
-void RegisterTransformerRefKernels(KernelRegistry* r);   // transformer_kernels.cc
-void RegisterSqueezeExciteRefKernel(KernelRegistry* r);  // squeeze_excite_kernels.cc
+void RegisterTransformerRefKernels(KernelRegistry* r);      // transformer_kernels.cc
+void RegisterSqueezeExciteRefKernel(KernelRegistry* r);     // squeeze_excite_kernels.cc
 void RegisterConcatScaleShiftRefKernel(KernelRegistry* r);  // concat_scale_shift_kernels.cc
 
 void RegisterFusedRefKernels(KernelRegistry* r) {

@@ -244,6 +244,33 @@ TEST(FusedOps, InferenceErrors) {
                "Sum [1,4,6,5] must have Y's shape [1,4,6,6]");
 }
 
+// ge::Gelu(X, B): the sum rounded as Add rounds it, then the GELU of one input.
+TEST(GeGelu, WithBIsTheGeluOfTheSum) {
+  auto t = FusedTester();
+  Tensor x = Random(DataType::kFloat, {2, 3, 5}, 4), b = Random(DataType::kFloat, {3, 1}, 5);
+  Tensor sum = Tensor::Create(DataType::kFloat, {2, 3, 5}).value();
+  for (int64_t i = 0; i < sum.numel(); ++i) sum.data<float>()[i] = x.data<float>()[i] + b.data<float>()[(i / 5) % 3];
+  auto fused = RunFused(t, "Gelu", {x, b}, {});
+  auto plain = RunFused(t, "Gelu", {sum}, {});
+  ASSERT_TRUE(fused.ok() && plain.ok()) << fused.status().ToString() << plain.status().ToString();
+  for (int64_t i = 0; i < sum.numel(); ++i) EXPECT_EQ(fused->data<float>()[i], plain->data<float>()[i]) << i;
+  auto inferred = t.InferOnly("Gelu", {TensorDesc(DataType::kFloat, Shape(Dims{2, 3, 5})),
+                                       TensorDesc(DataType::kFloat, Shape(Dims{3, 1}))},
+                              {}, {}, 1, 1, "ge");
+  ASSERT_TRUE(inferred.ok()) << inferred.status().ToString();
+  EXPECT_EQ((*inferred)[0].shape.dims(), (Dims{2, 3, 5}));
+  // B must broadcast to X (not X to B) and have its dtype.
+  auto wide = t.InferOnly("Gelu", {TensorDesc(DataType::kFloat, Shape(Dims{3, 1})),
+                                   TensorDesc(DataType::kFloat, Shape(Dims{2, 3, 5}))},
+                          {}, {}, 1, 1, "ge");
+  EXPECT_FALSE(wide.ok());
+  auto dtype = t.InferOnly("Gelu", {TensorDesc(DataType::kFloat, Shape(Dims{2, 3})),
+                                    TensorDesc(DataType::kDouble, Shape(Dims{3}))},
+                           {}, {}, 1, 1, "ge");
+  EXPECT_FALSE(dtype.ok());
+  EXPECT_FALSE(RunFused(t, "Gelu", {x, Random(DataType::kFloat, {4}, 6)}, {}).ok());
+}
+
 TEST(FusedOps, KernelErrors) {
   auto t = FusedTester();
   Tensor x = Random(DataType::kFloat, {1, 2, 4, 4}, 1), w = Random(DataType::kFloat, {2, 2, 1, 1}, 2);
