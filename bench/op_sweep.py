@@ -235,6 +235,8 @@ def cases():
     add("Pool", "MaxPool 3x3 s2 64 112x112", lambda: pool("MaxPool", [1, 64, 112, 112], 3, 2, 1))
     add("Pool", "AveragePool 2x2 s2 256 28x28", lambda: pool("AveragePool", [1, 256, 28, 28], 2, 2))
     add("Pool", "MaxPool 1-D k3 s2 64 1000", lambda: pool("MaxPool", [1, 64, 1000], 3, 2, 1))
+    add("Pool", "MaxPool 1-D k2 s2 512 3199", lambda: pool("MaxPool", [1, 512, 3199], 2, 2))
+    add("Pool", "MaxPool 2x2 s2 32 224x224 (plain)", lambda: pool("MaxPool", [1, 32, 224, 224], 2, 2))
     add("Pool", "GlobalAveragePool 2048 7x7", lambda: global_pool("GlobalAveragePool", [1, 2048, 7, 7]))
     add("Pool", "GlobalMaxPool 1024 7x7", lambda: global_pool("GlobalMaxPool", [8, 1024, 7, 7]))
     for op in ("Relu", "Sigmoid", "Tanh", "Erf", "Exp"):
