@@ -12,6 +12,7 @@
 #include "kernels/dnnl/dnnl_ops.h"
 #include "kernels/dnnl/omp_threads.h"
 #include "kernels/dnnl/packed_layout.h"
+#include "kernels/exec/depthwise_conv_plain_kernel.h"
 #include "kernels/exec/im2col_conv_kernel.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/lstm_kernel.h"
@@ -118,6 +119,16 @@ bool Im2colPays(const exec::PrepareRequest& r) {
   return window > 1 && w->dim(0) >= 128 && w->dim(1) >= 128;
 }
 
+// ge's plain depthwise kernel puts one output per vector lane along the rows: it pays for 1-D convolutions (oneDNN:
+// im2col + GEMM, 5-30x slower over 256-512 channels) and for 2-D ones over input rows of 100+ elements (3x3 stride 2
+// over 96 x 112 x 112: 0.65 -> 0.46 ms); over shorter rows oneDNN's NHWC kernel, reorders included, is faster (1.1-2x
+// at 7x7 to 56x56 stride 1), as its lanes run over channels.
+bool PlainDepthwisePays(const exec::PrepareRequest& r) {
+  if (r.input_descs.empty()) return false;
+  const Shape& x = r.input_descs[0].shape;
+  return x.rank() == 3 || (x.rank() == 4 && x.IsFullyKnown() && x.dim(3) >= 100);
+}
+
 bool IoOk(const OpEntry& e, const OpView& v) {
   IoRules rules;
   rules.blocked_ok = e.blocked_ok;
@@ -163,6 +174,11 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     }
     if (e->prepare == PrepareConv && v.variant == kGeIm2colVariant) {
       if (KernelPtr k = exec::PrepareIm2colConvNhwc(request)) return k;
+    }
+    // A depthwise convolution over plain activations on ge's kernel (exec/depthwise_conv_plain_kernel.h) where it
+    // pays: oneDNN runs it only between reorders into NHWC and back, or as im2col + GEMM (1-D).
+    if (e->prepare == PrepareConv && v.variant.empty() && PlainDepthwisePays(request)) {
+      if (KernelPtr k = exec::PrepareDepthwiseConvPlain(request)) return k;
     }
     // ge's batch-1 LSTM (exec/lstm_kernel.h) unless the oneDNN kernel is asked for.
     if (e->prepare == PrepareRnn && v.variant != kDnnlGemmVariant && e->supported(v)) {
