@@ -217,9 +217,14 @@ bool ConvAttr(const ConvPlan& p, dnnl::primitive_attr* attr, bool* silu) {
 // (128 -> 1024: 10.1 vs 11.1 ms), where the convolution stays. The bias is a per-row binary post-op, then the Sum
 // and the activation. Returns nullptr where the node is not such a convolution or the matmul has no optimized
 // implementation within the target.
+// The variant name of this form (kernels/exec/kernel_variant.h); without a variant it is taken where it pays.
+constexpr const char kMatmulVariant[] = "matmul";
+
 KernelPtr PreparePointwiseAsMatmul(const OpView& v, const ConvPlan& p) {
-  if (!v.variant.empty() || p.group != 1 || IsNonPlainLayout(v.in[0].format) || IsNonPlainLayout(v.out[0].format) ||
-      ComputeType(v) != dnnl::memory::data_type::f32 || v.variable_in(1) || v.packed_input == 1) {
+  const bool asked = v.variant == kMatmulVariant;
+  if ((!v.variant.empty() && !asked) || p.group != 1 || IsNonPlainLayout(v.in[0].format) ||
+      IsNonPlainLayout(v.out[0].format) || ComputeType(v) != dnnl::memory::data_type::f32 || v.variable_in(1) ||
+      v.packed_input == 1) {
     return nullptr;  // (weights an older compile prepacked for the convolution stay on it)
   }
   if (p.has_sum && IsNonPlainLayout(v.in[3].format)) return nullptr;
@@ -231,7 +236,7 @@ KernelPtr PreparePointwiseAsMatmul(const OpView& v, const ConvPlan& p) {
   }
   constexpr int64_t kMaxMatmulInputChannels = 64;
   const int64_t batch = p.x[0], cin = p.x[1], cout = p.w[0];
-  if (cin > kMaxMatmulInputChannels) return nullptr;
+  if (cin > kMaxMatmulInputChannels && !asked) return nullptr;
   int64_t spatial = 1;
   for (size_t i = 2; i < p.x.size(); ++i) spatial *= p.x[i];
   dnnl::post_ops ops;
@@ -276,6 +281,11 @@ std::vector<std::string> ConvVariants(const OpView& v) {
   OpView any = v;
   any.variant.clear();
   ChooseConv(any, p, wd, attr, eng, ActivationDesc(v.in[0]), ActivationDesc(v.out[0]), &names);
+  OpView matmul = v;
+  matmul.variant = kMatmulVariant;
+  if (PreparePointwiseAsMatmul(matmul, p) != nullptr) {  // the default first
+    names.insert(PreparePointwiseAsMatmul(any, p) != nullptr ? names.begin() : names.end(), kMatmulVariant);
+  }
   return names;
 }
 

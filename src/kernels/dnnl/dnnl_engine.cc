@@ -94,6 +94,8 @@ const OpEntry* FindOp(const ir::Node& node) {
 constexpr const char kGeWinogradVariant[] = "ge_winograd";
 // ... and of its im2col + packed SGEMM convolution.
 constexpr const char kGeIm2colVariant[] = "ge_im2col";
+// The variant name of ge's plain-layout depthwise convolution (exec/depthwise_conv_plain_kernel.h).
+constexpr const char kGeDepthwisePlainVariant[] = "ge_depthwise_plain";
 // The variant names of a constant-weight MatMul / Gemm: ge's packed AVX2 SGEMM (exec/matmul_kernel.h), or oneDNN's
 // (also an LSTM's oneDNN kernel rather than ge's batch-1 one).
 constexpr const char kGePackedGemmVariant[] = "ge_packed_gemm";
@@ -177,7 +179,8 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     }
     // A depthwise convolution over plain activations on ge's kernel (exec/depthwise_conv_plain_kernel.h) where it
     // pays: oneDNN runs it only between reorders into NHWC and back, or as im2col + GEMM (1-D).
-    if (e->prepare == PrepareConv && v.variant.empty() && PlainDepthwisePays(request)) {
+    if (e->prepare == PrepareConv &&
+        (v.variant == kGeDepthwisePlainVariant || (v.variant.empty() && PlainDepthwisePays(request)))) {
       if (KernelPtr k = exec::PrepareDepthwiseConvPlain(request)) return k;
     }
     // ge's batch-1 LSTM (exec/lstm_kernel.h) unless the oneDNN kernel is asked for.
@@ -251,6 +254,9 @@ std::vector<std::string> KernelVariants(const exec::PrepareRequest& request) {
       names.insert(names.begin(), kGeWinogradVariant);
     } else if (exec::PrepareWinogradConvNhwc(request, exec::WinogradPolicy::kWhereSupported) != nullptr) {
       names.push_back(kGeWinogradVariant);
+    }
+    if (exec::PrepareDepthwiseConvPlain(request) != nullptr) {
+      names.insert(PlainDepthwisePays(request) ? names.begin() : names.end(), kGeDepthwisePlainVariant);
     }
     if (exec::PrepareIm2colConvNhwc(request) != nullptr) {
       const bool im2col_default = names.empty() || names.front() != kGeWinogradVariant;
