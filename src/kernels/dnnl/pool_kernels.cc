@@ -97,13 +97,14 @@ std::optional<PoolPlan> PlanPool(const OpView& v) {
   return p;
 }
 
-// A window of at most two rows of taps (1-D pools, 2x2 ones): ge's plain-layout kernel runs it along the rows with no
-// reorder (a 1-D k3 s2 pool over 64 x 1000: 0.043 -> 0.014 ms); with more rows per output oneDNN's NHWC kernel,
-// reorders included, is faster (3x3 stride 2 over 64 x 112 x 112: 2x).
-bool FewTapRows(const PoolPlan& p) {
+// A 1-D pool, or a 2x2 one over output rows of 64+ elements: ge's plain-layout kernel runs it along the rows with no
+// reorder (a 1-D k3 s2 pool over 64 x 1000: 0.043 -> 0.014 ms; 2x2 s2 over 32 x 224 x 224: 2.6x); with more rows of
+// taps per output (3x3 stride 2 over 64 x 112 x 112: 2x) or shorter rows (2x2 s2 over 64 x 56 x 56: 1.5x) oneDNN's
+// NHWC kernel, reorders included, is faster.
+bool PlainKernelPays(const PoolPlan& p) {
   int64_t rows = 1;
   for (size_t i = 0; i + 1 < p.kernel.size(); ++i) rows *= p.kernel[i];
-  return rows <= 2;
+  return p.kernel.size() == 1 || (rows <= 2 && p.y.back() >= 64);
 }
 
 }  // namespace
@@ -114,7 +115,7 @@ KernelPtr PreparePool(const OpView& v) {
   const std::optional<PoolPlan> plan = PlanPool(v);
   if (!plan) return nullptr;
   // 2-D MaxPool over NHWC runs on ge's kernel (exec/max_pool_kernel.h): oneDNN's is several times slower there; a
-  // plain one of few tap rows on ge's plain-layout kernel (exec/max_pool_plain_kernel.h).
+  // plain one where it pays on ge's plain-layout kernel (exec/max_pool_plain_kernel.h).
   if (v.node->op_type() == "MaxPool") {
     exec::PrepareRequest r;
     r.node = v.node;
@@ -124,7 +125,7 @@ KernelPtr PreparePool(const OpView& v) {
     r.const_inputs = v.consts;
     r.max_isa = v.max_isa;
     if (KernelPtr k = exec::PrepareMaxPoolNhwc(r)) return k;
-    if (FewTapRows(*plan)) {
+    if (PlainKernelPays(*plan)) {
       if (KernelPtr k = exec::PrepareMaxPoolPlain(r)) return k;
     }
   }
