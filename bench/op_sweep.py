@@ -221,6 +221,7 @@ def cases():
     add("Conv1d", "k10 s5 1->512 16000 (audio stem)", lambda: conv([1, 1, 16000], 512, 10, stride=5, pad=0))
     add("Conv1d", "k3 s2 512->512 3199", lambda: conv([1, 512, 3199], 512, 3, stride=2, pad=0))
     add("Conv1d", "1x1 64->128 2048 points", lambda: conv([8, 64, 2048], 128, 1, pad=0))
+    add("Conv1d", "1x1 3->64 1024 points (PointNet)", lambda: conv([8, 3, 1024], 64, 1, pad=0))
     add("Conv1d", "k5 80->256 300 (speech)", lambda: conv([1, 80, 300], 256, 5))
     add("Conv1d", "k31 dw 256 500 (conformer)", lambda: conv([1, 256, 500], 256, 31, group=256))
     add("Conv3d", "3x3x3 3->64 16x56x56 (video stem)", lambda: conv([1, 3, 16, 56, 56], 64, 3))
