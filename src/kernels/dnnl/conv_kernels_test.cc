@@ -246,3 +246,50 @@ TEST(DnnlConv, RealThreadPoolAndTwoThreads) {
 
 }  // namespace
 }  // namespace ge::dnnl_kernels::testing
+
+namespace ge::dnnl_kernels::testing {
+namespace {
+
+// A 1x1 stride-1 unpadded convolution (or FusedConv) over plain activations, x [N, C, spatial...] -> cout channels.
+Case PointwiseCase(const Dims& x, int64_t cout, const std::string& act, bool bias, bool sum, bool const_w,
+                   std::mt19937& rng) {
+  Dims w = {cout, x[1]};
+  Dims y = {x[0], cout};
+  for (size_t i = 2; i < x.size(); ++i) {
+    w.push_back(1);
+    y.push_back(x[i]);
+  }
+  ir::AttrMap a;
+  if (!act.empty()) a.Set("activation", AV::String(act));
+  if (act == "Clip") a.Set("activation_params", AV::Floats({-0.5f, 0.5f}));
+  std::vector<Tensor> in = {RandomTensor(x, rng), RandomTensor(w, rng, -0.5, 0.5)};
+  in.push_back(bias ? RandomTensor({cout}, rng) : Tensor());
+  const bool fused = sum || !act.empty();
+  if (sum) in.push_back(RandomTensor(y, rng));
+  if (!fused) return Case("Conv", in, {false, const_w, true}, a);
+  return Case("FusedConv", in, {false, const_w, true, false}, a, "ge");
+}
+
+// Few input channels: W [Cout, Cin] times each image's [Cin, S] on oneDNN's brgemm matmul (bias a per-row binary
+// post-op, then Sum and the activation; SiLU after the primitive), checked against ref; 128+ input channels stay on
+// the convolution.
+TEST(DnnlConv, PointwiseConvolutionsAsMatmul) {
+  std::mt19937 rng(21);
+  const bool avx512 = static_cast<int>(DnnlMaxIsaLevel()) >= static_cast<int>(IsaLevel::kX86_64_V4);
+  const char* conv = avx512 ? "dnnl.conv(brg:" : "dnnl.";
+  const char* fused = avx512 ? "dnnl.fused_conv(brg:" : "dnnl.";
+  ExpectDnnlMatchesRef(PointwiseCase({8, 3, 1024}, 64, "", true, false, true, rng), 1e-4, nullptr, conv);  // PointNet
+  ExpectDnnlMatchesRef(PointwiseCase({2, 64, 37}, 127, "", true, false, true, rng), 1e-4, nullptr, conv);
+  ExpectDnnlMatchesRef(PointwiseCase({2, 5, 37}, 11, "", false, false, false, rng), 1e-4, nullptr, conv);
+  ExpectDnnlMatchesRef(PointwiseCase({1, 16, 5, 7}, 8, "", true, false, true, rng), 1e-4, nullptr, conv);
+  for (const char* act : {"Relu", "Clip", "HardSwish", "Silu"}) {
+    SCOPED_TRACE(act);
+    ExpectDnnlMatchesRef(PointwiseCase({3, 13, 29}, 24, act, true, false, true, rng), 1e-4, nullptr, fused);
+    ExpectDnnlMatchesRef(PointwiseCase({1, 16, 5, 7}, 8, act, true, true, true, rng), 1e-4, nullptr, fused);
+    ExpectDnnlMatchesRef(PointwiseCase({2, 7, 3, 4, 5}, 9, act, false, true, true, rng), 1e-4, nullptr, fused);
+  }
+  ExpectDnnlMatchesRef(PointwiseCase({2, 128, 50}, 32, "", true, false, true, rng), 1e-4, nullptr, "dnnl.conv(x64");
+}
+
+}  // namespace
+}  // namespace ge::dnnl_kernels::testing

@@ -12,6 +12,7 @@
 #include "kernels/dnnl/dnnl_ops.h"
 #include "kernels/dnnl/omp_threads.h"
 #include "kernels/dnnl/packed_layout.h"
+#include "kernels/exec/depthwise_conv_plain_kernel.h"
 #include "kernels/exec/im2col_conv_kernel.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/lstm_kernel.h"
@@ -93,6 +94,8 @@ const OpEntry* FindOp(const ir::Node& node) {
 constexpr const char kGeWinogradVariant[] = "ge_winograd";
 // ... and of its im2col + packed SGEMM convolution.
 constexpr const char kGeIm2colVariant[] = "ge_im2col";
+// The variant name of ge's plain-layout depthwise convolution (exec/depthwise_conv_plain_kernel.h).
+constexpr const char kGeDepthwisePlainVariant[] = "ge_depthwise_plain";
 // The variant names of a constant-weight MatMul / Gemm: ge's packed AVX2 SGEMM (exec/matmul_kernel.h), or oneDNN's
 // (also an LSTM's oneDNN kernel rather than ge's batch-1 one).
 constexpr const char kGePackedGemmVariant[] = "ge_packed_gemm";
@@ -116,6 +119,16 @@ bool Im2colPays(const exec::PrepareRequest& r) {
   if (w == nullptr || w->rank() != 4) return false;
   const int64_t window = w->dim(2) * w->dim(3);
   return window > 1 && w->dim(0) >= 128 && w->dim(1) >= 128;
+}
+
+// ge's plain depthwise kernel puts one output per vector lane along the rows: it pays for 1-D convolutions (oneDNN:
+// im2col + GEMM, 5-30x slower over 256-512 channels) and for 2-D ones over input rows of 100+ elements (3x3 stride 2
+// over 96 x 112 x 112: 0.65 -> 0.46 ms); over shorter rows oneDNN's NHWC kernel, reorders included, is faster (1.1-2x
+// at 7x7 to 56x56 stride 1), as its lanes run over channels.
+bool PlainDepthwisePays(const exec::PrepareRequest& r) {
+  if (r.input_descs.empty()) return false;
+  const Shape& x = r.input_descs[0].shape;
+  return x.rank() == 3 || (x.rank() == 4 && x.IsFullyKnown() && x.dim(3) >= 100);
 }
 
 bool IoOk(const OpEntry& e, const OpView& v) {
@@ -163,6 +176,12 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     }
     if (e->prepare == PrepareConv && v.variant == kGeIm2colVariant) {
       if (KernelPtr k = exec::PrepareIm2colConvNhwc(request)) return k;
+    }
+    // A depthwise convolution over plain activations on ge's kernel (exec/depthwise_conv_plain_kernel.h) where it
+    // pays: oneDNN runs it only between reorders into NHWC and back, or as im2col + GEMM (1-D).
+    if (e->prepare == PrepareConv &&
+        (v.variant == kGeDepthwisePlainVariant || (v.variant.empty() && PlainDepthwisePays(request)))) {
+      if (KernelPtr k = exec::PrepareDepthwiseConvPlain(request)) return k;
     }
     // ge's batch-1 LSTM (exec/lstm_kernel.h) unless the oneDNN kernel is asked for.
     if (e->prepare == PrepareRnn && v.variant != kDnnlGemmVariant && e->supported(v)) {
@@ -235,6 +254,9 @@ std::vector<std::string> KernelVariants(const exec::PrepareRequest& request) {
       names.insert(names.begin(), kGeWinogradVariant);
     } else if (exec::PrepareWinogradConvNhwc(request, exec::WinogradPolicy::kWhereSupported) != nullptr) {
       names.push_back(kGeWinogradVariant);
+    }
+    if (exec::PrepareDepthwiseConvPlain(request) != nullptr) {
+      names.insert(PlainDepthwisePays(request) ? names.begin() : names.end(), kGeDepthwisePlainVariant);
     }
     if (exec::PrepareIm2colConvNhwc(request) != nullptr) {
       const bool im2col_default = names.empty() || names.front() != kGeWinogradVariant;

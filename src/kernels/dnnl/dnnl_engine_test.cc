@@ -202,5 +202,50 @@ TEST(DnnlEngine, ConvVariantsListTheDefaultFirst) {
   EXPECT_EQ(s2_names.front(), "ge_im2col");
 }
 
+// Where ge's plain depthwise kernel or the pointwise-as-matmul form is the default, the tuner lists it first and can
+// ask for it again; another variant prepares oneDNN's convolution.
+TEST(DnnlEngine, PlainDepthwiseAndPointwiseMatmulAreTunableVariants) {
+  if (static_cast<int>(DnnlMaxIsaLevel()) < static_cast<int>(IsaLevel::kX86_64_V4)) GTEST_SKIP() << "no AVX-512";
+  std::mt19937 rng(66);
+  Case dw("Conv", {RandomTensor({1, 16, 40}, rng), RandomTensor({16, 1, 5}, rng)}, {false, true},
+          Attrs({{"pads", AV::Ints({2, 2})}, {"group", AV::Int(16)}}));
+  auto p = PrepareCase(dw);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  ASSERT_NE((*p)->kernel, nullptr);
+  EXPECT_STREQ((*p)->kernel->impl_name(), "exec.depthwise_conv_plain");
+  const std::vector<std::string> dw_names = KernelVariants((*p)->request);
+  ASSERT_GE(dw_names.size(), 2u);
+  EXPECT_EQ(dw_names.front(), "ge_depthwise_plain");
+  Case dw_dnnl = dw;
+  dw_dnnl.attrs.Set(exec::kKernelVariantAttr, AV::String(dw_names[1]));
+  EXPECT_EQ(PreparedImpl(dw_dnnl).rfind("dnnl.conv", 0), 0u);
+  Case dw_ge = dw;
+  dw_ge.attrs.Set(exec::kKernelVariantAttr, AV::String("ge_depthwise_plain"));
+  EXPECT_EQ(PreparedImpl(dw_ge), "exec.depthwise_conv_plain");
+
+  Case pw("Conv", {RandomTensor({2, 8, 30}, rng), RandomTensor({16, 8, 1}, rng)}, {false, true});
+  auto q = PrepareCase(pw);
+  ASSERT_TRUE(q.ok()) << q.status().ToString();
+  ASSERT_NE((*q)->kernel, nullptr);
+  EXPECT_EQ(std::string((*q)->kernel->impl_name()).rfind("dnnl.conv(brg:", 0), 0u);
+  const std::vector<std::string> pw_names = KernelVariants((*q)->request);
+  ASSERT_GE(pw_names.size(), 2u);
+  EXPECT_EQ(pw_names.front(), "matmul");
+  Case pw_conv = pw;
+  pw_conv.attrs.Set(exec::kKernelVariantAttr, AV::String(pw_names[1]));
+  EXPECT_EQ(PreparedImpl(pw_conv).rfind("dnnl.conv(x64:gemm", 0), 0u) << PreparedImpl(pw_conv);
+  // 128 input channels: the convolution is the default, the matmul a variant.
+  Case wide("Conv", {RandomTensor({1, 128, 30}, rng), RandomTensor({16, 128, 1}, rng)}, {false, true});
+  auto w = PrepareCase(wide);
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  const std::vector<std::string> wide_names = KernelVariants((*w)->request);
+  ASSERT_GE(wide_names.size(), 2u);
+  EXPECT_NE(wide_names.front(), "matmul");
+  EXPECT_NE(std::find(wide_names.begin(), wide_names.end(), "matmul"), wide_names.end());
+  Case wide_mm = wide;
+  wide_mm.attrs.Set(exec::kKernelVariantAttr, AV::String("matmul"));
+  EXPECT_EQ(PreparedImpl(wide_mm).rfind("dnnl.conv(brg:", 0), 0u);
+}
+
 }  // namespace
 }  // namespace ge::dnnl_kernels::testing

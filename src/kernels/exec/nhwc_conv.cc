@@ -4,9 +4,8 @@
 #include "ops/fused/fused_activation.h"
 
 namespace ge::exec {
-namespace {
 
-bool ParseEpilogue(const ir::Node& node, ConvEpilogue* e) {
+bool ParseConvEpilogue(const ir::Node& node, ConvEpilogue* e) {
   if (node.domain().empty()) return true;
   fused::ActivationSpec spec;
   if (!fused::ParseActivation(node.attrs(), &spec).ok()) return false;
@@ -21,6 +20,8 @@ bool ParseEpilogue(const ir::Node& node, ConvEpilogue* e) {
     default: return false;
   }
 }
+
+namespace {
 
 bool IsNhwcFloat4d(const TensorDesc& d) {
   return d.dtype == DataType::kFloat && d.format == Format::kNHWC && d.shape.rank() == 4 && d.shape.IsFullyKnown();
@@ -47,7 +48,7 @@ std::optional<NhwcConv> ParseNhwcConv(const PrepareRequest& r) {
   if (c.w == nullptr || c.w->dtype() != DataType::kFloat || !IsNhwcFloat4d(xd) || !IsNhwcFloat4d(yd)) {
     return std::nullopt;
   }
-  if (node.attrs().GetInt("group", 1) != 1 || !ParseEpilogue(node, &c.epilogue)) return std::nullopt;
+  if (node.attrs().GetInt("group", 1) != 1 || !ParseConvEpilogue(node, &c.epilogue)) return std::nullopt;
   c.x = xd.shape.dims();
   const Dims& wd = c.w->dims();
   if (wd.size() != 4 || wd[1] != c.x[1] || wd[2] < 1 || wd[3] < 1) return std::nullopt;

@@ -18,6 +18,9 @@ struct ConvEpilogue {
   float lo = 0.f, hi = 0.f;  // Clip's bounds
 };
 
+// A ge::FusedConv's activation (a plain Conv: none); false for other activations or Clip bounds lo > hi.
+bool ParseConvEpilogue(const ir::Node& node, ConvEpilogue* e);
+
 struct NhwcConv {
   const Tensor* w = nullptr;  // constant float32 [OC][IC][KH][KW]
   bool has_bias = false, has_sum = false;
