@@ -74,9 +74,9 @@ struct SeState : KernelState {
 
 class SqueezeExciteKernel final : public PreparedKernel {
  public:
-  SqueezeExciteKernel(bool nhwc, int64_t n, int64_t c, int64_t q, int64_t r, const std::vector<float>& w1,
-                      std::vector<float> b1, const std::vector<float>& w2, std::vector<float> b2,
-                      const fused::ActivationSpec& act, const fused::ActivationSpec& gate, SePasses passes)
+  SqueezeExciteKernel(bool nhwc, int64_t n, int64_t c, int64_t q, int64_t r, const float* w1, std::vector<float> b1,
+                      const float* w2, std::vector<float> b2, const fused::ActivationSpec& act,
+                      const fused::ActivationSpec& gate, SePasses passes)
       : nhwc_(nhwc),
         n_(n),
         c_(c),
@@ -84,9 +84,9 @@ class SqueezeExciteKernel final : public PreparedKernel {
         r_(r),
         blocks_(nhwc ? std::max<int64_t>({1, std::min<int64_t>(2, q), std::min<int64_t>(16, q / kPoolBlockPixels)})
                      : 1),
-        w1t_(ref::fused::Transposed(w1.data(), r, c)),
+        w1t_(ref::fused::Transposed(w1, r, c)),
         b1_(std::move(b1)),
-        w2t_(ref::fused::Transposed(w2.data(), c, r)),
+        w2t_(ref::fused::Transposed(w2, c, r)),
         b2_(std::move(b2)),
         act_(act),
         gate_(gate),
@@ -201,14 +201,22 @@ class SqueezeExciteKernel final : public PreparedKernel {
 
 bool PlainOrNhwc(Format f) { return f == Format::kNHWC || f == Format::kND || f == Format::kNCHW; }
 
-// A constant float32 input's values (empty when absent); false when present but not a constant float32 tensor.
-bool ConstFloats(const PrepareRequest& r, int i, std::vector<float>* out) {
+// A constant float32 input (nullptr when absent); false when present but not a constant float32 tensor.
+bool ConstFloatTensor(const PrepareRequest& r, int i, const Tensor** out) {
+  *out = nullptr;
   if (!InputPresent(r, i)) return true;
   const Tensor* t = ConstInput(r, i);
   if (t == nullptr || t->dtype() != DataType::kFloat) return false;
-  out->assign(t->data<float>(), t->data<float>() + t->numel());
+  *out = t;
   return true;
 }
+
+// Its values (empty for nullptr).
+std::vector<float> Floats(const Tensor* t) {
+  return t != nullptr ? std::vector<float>(t->data<float>(), t->data<float>() + t->numel()) : std::vector<float>();
+}
+
+int64_t NumFloats(const Tensor* t) { return t != nullptr ? t->numel() : 0; }
 
 }  // namespace
 
@@ -223,17 +231,19 @@ std::unique_ptr<PreparedKernel> PrepareSqueezeExcite(const PrepareRequest& r) {
       (x.format == Format::kNHWC && x.shape.rank() != 4)) {
     return nullptr;
   }
-  std::vector<float> w1, b1, w2, b2;
-  if (!InputPresent(r, 1) || !InputPresent(r, 3) || !ConstFloats(r, 1, &w1) || !ConstFloats(r, 2, &b1) ||
-      !ConstFloats(r, 3, &w2) || !ConstFloats(r, 4, &b2)) {
+  // W1 and W2 are read where they lie (mapped weights) and only their transposes stored: a copy first would
+  // touch as many fresh pages again at load.
+  const Tensor *w1 = nullptr, *b1 = nullptr, *w2 = nullptr, *b2 = nullptr;
+  if (!InputPresent(r, 1) || !InputPresent(r, 3) || !ConstFloatTensor(r, 1, &w1) || !ConstFloatTensor(r, 2, &b1) ||
+      !ConstFloatTensor(r, 3, &w2) || !ConstFloatTensor(r, 4, &b2)) {
     return nullptr;
   }
   const Dims& d = x.shape.dims();
   const int64_t n = d[0], c = d[1];
   const int64_t q = n != 0 && c != 0 ? NumElements(d) / (n * c) : 0;
   const int64_t rr = r.input_descs[1].shape.rank() >= 1 ? r.input_descs[1].shape.dim(0) : 0;
-  if (c <= 0 || rr <= 0 || static_cast<int64_t>(w1.size()) != rr * c || static_cast<int64_t>(w2.size()) != c * rr ||
-      (!b1.empty() && static_cast<int64_t>(b1.size()) != rr) || (!b2.empty() && static_cast<int64_t>(b2.size()) != c)) {
+  if (c <= 0 || rr <= 0 || NumFloats(w1) != rr * c || NumFloats(w2) != c * rr ||
+      (b1 != nullptr && NumFloats(b1) != rr) || (b2 != nullptr && NumFloats(b2) != c)) {
     return nullptr;
   }
   fused::ActivationSpec act, gate;
@@ -241,8 +251,8 @@ std::unique_ptr<PreparedKernel> PrepareSqueezeExcite(const PrepareRequest& r) {
       !fused::ParseActivation(node.attrs(), &gate, "gate_activation", "gate_activation_params").ok()) {
     return nullptr;
   }
-  return std::make_unique<SqueezeExciteKernel>(x.format == Format::kNHWC, n, c, q, rr, w1, std::move(b1), w2,
-                                               std::move(b2), act, gate, PickPasses(r.max_isa));
+  return std::make_unique<SqueezeExciteKernel>(x.format == Format::kNHWC, n, c, q, rr, w1->data<float>(), Floats(b1),
+                                               w2->data<float>(), Floats(b2), act, gate, PickPasses(r.max_isa));
 }
 
 }  // namespace ge::exec
