@@ -9,6 +9,7 @@
 
 #include "ir/dump.h"
 #include "om/checksum.h"
+#include "om/om_format.h"
 #include "om/om_test_util.h"
 #include "om/weights.h"
 
@@ -230,6 +231,42 @@ TEST(OmReader, OpenErrors) {
   ::unlink(path.c_str());
   ASSERT_FALSE(short_file.ok());
   EXPECT_NE(short_file.status().message().find("truncated"), std::string::npos) << short_file.status().message();
+}
+
+TEST(OmReader, PeekModelTypeReadsOnlyTheHeader) {
+  auto m = SampleModel();
+  const std::string path = TempPath("peek.om");
+  ASSERT_TRUE(WriteIrOmFile(*m, testing::SampleOptions(), path, 16).ok());
+  auto opened = OmReader::Open(path);
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  EXPECT_EQ(PeekOmModelType(path), (*opened)->header().model_type);
+  // A damaged body (checksum mismatch) still has a readable model type: verification is Open's job.
+  FILE* f = std::fopen(path.c_str(), "r+b");
+  ASSERT_NE(f, nullptr);
+  std::fseek(f, -1, SEEK_END);
+  std::fputc(0x5A, f);
+  std::fclose(f);
+  EXPECT_FALSE(OmReader::Open(path).ok());
+  EXPECT_EQ(PeekOmModelType(path), (*opened)->header().model_type);
+  // Not an .om, too short, an unknown type, missing: nothing.
+  f = std::fopen(path.c_str(), "wb");
+  std::fwrite("GEOM", 1, 4, f);
+  std::fclose(f);
+  EXPECT_EQ(PeekOmModelType(path), std::nullopt);
+  std::vector<uint8_t> img = SampleImage();
+  img[kOffModelType] = 0x7F;
+  f = std::fopen(path.c_str(), "wb");
+  std::fwrite(img.data(), 1, img.size(), f);
+  std::fclose(f);
+  EXPECT_EQ(PeekOmModelType(path), std::nullopt);
+  img[0] = 'X';
+  img[kOffModelType] = 0;
+  f = std::fopen(path.c_str(), "wb");
+  std::fwrite(img.data(), 1, img.size(), f);
+  std::fclose(f);
+  EXPECT_EQ(PeekOmModelType(path), std::nullopt);
+  ::unlink(path.c_str());
+  EXPECT_EQ(PeekOmModelType(path), std::nullopt);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "om/om_format.h"
 #include "om/weights.h"
 
 namespace ge::om {
@@ -76,6 +77,19 @@ StatusOr<std::unique_ptr<OmReader>> OmReader::FromMemory(const void* data, size_
   r->size_ = size;
   r->keep_alive_ = std::move(keep_alive);
   return r;
+}
+
+std::optional<OmModelType> PeekOmModelType(const std::string& path) {
+  Fd f;
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f.fd < 0) return std::nullopt;
+  uint8_t head[kOffModelType + 4] = {};
+  if (::pread(f.fd, head, sizeof(head), 0) != static_cast<ssize_t>(sizeof(head))) return std::nullopt;
+  if (std::memcmp(head, kOmMagic, sizeof(kOmMagic)) != 0) return std::nullopt;
+  uint32_t type = 0;
+  std::memcpy(&type, head + kOffModelType, sizeof(type));  // little-endian, as the format
+  if (type > kMaxModelType) return std::nullopt;
+  return static_cast<OmModelType>(type);
 }
 
 ByteSpan OmReader::partition(PartitionType t) const {

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "base/status.h"
@@ -48,5 +49,10 @@ class OmReader {
   std::string path_;
   std::shared_ptr<const void> keep_alive_;
 };
+
+// The model type in the header of the .om file at `path`, read without mapping or verifying the file (OmReader::Open
+// verifies it): for picking a runtime before opening. nullopt when the file cannot be read, is not a ge .om or
+// names no known model type.
+std::optional<OmModelType> PeekOmModelType(const std::string& path);
 
 }  // namespace ge::om

@@ -85,6 +85,16 @@ const PartitionInfo* OmHeader::Find(PartitionType t) const {
   return nullptr;
 }
 
+Status VerifyOmChecksum(const uint8_t* data, size_t size, const OmHeader& header) {
+  if (data == nullptr || size < kOmHeaderSize) return InvalidArgument("VerifyOmChecksum: not a verified .om image");
+  const uint32_t actual = ComputeOmChecksum(data, size);
+  if (actual != header.checksum) {
+    return DataLoss("corrupt .om file: checksum mismatch (header " + Str(header.checksum) + ", content " + Str(actual) +
+                    ")");
+  }
+  return Status::Ok();
+}
+
 uint32_t ComputeOmChecksum(const uint8_t* data, size_t size) {
   static const uint8_t kZero[4] = {};
   uint32_t c = Crc32c(0, data, kOffChecksum);
@@ -138,12 +148,7 @@ StatusOr<OmHeader> OmVerifier::Verify(const uint8_t* data, size_t size) const {
     return DataLoss("corrupt .om header: " + Str(count) + " partitions, at most " + Str(kMaxPartitions) + " allowed");
   }
   GE_RETURN_IF_ERROR(CheckTable(data, size, count, &h));
-  if (options_.check_checksum) {
-    const uint32_t actual = ComputeOmChecksum(data, size);
-    if (actual != h.checksum) {
-      return DataLoss("corrupt .om file: checksum mismatch (header " + Str(h.checksum) + ", content " + Str(actual) + ")");
-    }
-  }
+  if (options_.check_checksum) GE_RETURN_IF_ERROR(VerifyOmChecksum(data, size, h));
   if (options_.check_isa) {
     GE_RETURN_IF_ERROR(CheckIsa(h.isa.features, options_.available_isa.value_or(HostIsa().features)));
   }

@@ -48,5 +48,8 @@ class OmVerifier {
 
 // The checksum the header should carry: CRC32C of the image with the checksum field read as zero.
 uint32_t ComputeOmChecksum(const uint8_t* data, size_t size);
+// The check Verify makes with check_checksum, alone, on an image Verify accepted without it (header.checksum is the
+// header's field): for a loader that checks the checksum beside its work and refuses the model before handing it out.
+Status VerifyOmChecksum(const uint8_t* data, size_t size, const OmHeader& header);
 
 }  // namespace ge::om

@@ -1,6 +1,8 @@
 // The runtime's loader (DESIGN.md §2 "the loader chosen by model type"): opens an .om and picks the runtime for
 // its model type — runtime v1's SinkModel for compiled static models (kStandard), runtime v2's ModelV2 for IR
-// models (dynamic dims, control flow, sequences; the interpreter stays only as the test oracle). The public LoadFromFile / LoadFromMemory go through it.
+// models (dynamic dims, control flow, sequences; the interpreter stays only as the test oracle). The public
+// LoadFromFile / LoadFromMemory go through it.
+#include <future>
 #include <utility>
 
 #include "ge/model.h"
@@ -14,52 +16,77 @@
 namespace ge {
 namespace runtime {
 
+namespace {
+
+// The runtime for the model type of an image OmReader verified (all but the checksum, which the caller checks).
+StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const ModelSource& source,
+                                   const ModelLoadOptions& options, rt::Device& device,
+                                   std::shared_ptr<const om::OmReader> om) {
+  LoadedModel loaded;
+  switch (om->header().model_type) {
+    case om::OmModelType::kStandard: {
+      if (om->header().dynamic) break;
+      SinkModelOptions sink_options;
+      sink_options.feature_map = options.feature_map;
+      sink_options.feature_map_size = options.feature_map_size;
+      sink_options.profile = options.profile;
+      sink_options.max_concurrent_executions = options.max_concurrent_executions;
+      sink_options.engines = engines;
+      sink_options.value_bins = options.value_bins;
+      GE_ASSIGN_OR_RETURN(std::unique_ptr<SinkModel> model, SinkModel::Load(std::move(om), &device, sink_options));
+      loaded.feature_map_bytes = options.feature_map != nullptr ? 0 : model->stats().feature_map_bytes;
+      loaded.weights_bytes = model->stats().weights_bytes;
+      loaded.model = std::move(model);
+      return loaded;
+    }
+    case om::OmModelType::kIr:
+    case om::OmModelType::kLowered: {
+      v2::ModelV2Options v2_options;
+      v2_options.engines = engines;
+      v2_options.intra_op_threads = device.intra_op_threads();
+      v2_options.device = &device;
+      GE_ASSIGN_OR_RETURN(std::unique_ptr<v2::ModelV2> model, v2::ModelV2::Load(std::move(om), v2_options));
+      // Unknown dims are fine (the tensor form of Execute runs them); IO the API cannot express is not.
+      if (!model->unsupported_io_reason().empty()) {
+        return FailedPrecondition("model '" + model->name() + "': " + model->unsupported_io_reason() +
+                                  "; the offline-model API passes numeric tensors (run it with `ge run`)");
+      }
+      loaded.model = std::move(model);
+      return loaded;
+    }
+    default:
+      break;
+  }
+  return Unimplemented(source.Describe() + ": no runtime loads .om model type " +
+                       std::to_string(static_cast<int>(om->header().model_type)) +
+                       (om->header().dynamic ? " (dynamic)" : ""));
+}
+
+}  // namespace
+
 ModelLoader OmModelLoader(kernels::EngineList engines) {
   return [engines = std::move(engines)](const ModelSource& source, const ModelLoadOptions& options,
                                         rt::Device& device) -> StatusOr<LoadedModel> {
+    // Everything but the checksum is verified before a byte is read; the checksum (a pass over the whole image)
+    // runs beside the load, and no model is handed out before it passed. A damaged image is reported as such even
+    // when the load failed on it first.
+    om::VerifyOptions structure;
+    structure.check_checksum = false;
     std::shared_ptr<const om::OmReader> om;
     if (!source.path.empty()) {
-      GE_ASSIGN_OR_RETURN(om, om::OmReader::Open(source.path));
+      GE_ASSIGN_OR_RETURN(om, om::OmReader::Open(source.path, structure));
     } else {
-      GE_ASSIGN_OR_RETURN(om, om::OmReader::FromMemory(source.data, source.size, source.keep_alive));
+      GE_ASSIGN_OR_RETURN(om, om::OmReader::FromMemory(source.data, source.size, source.keep_alive, structure));
     }
-    LoadedModel loaded;
-    switch (om->header().model_type) {
-      case om::OmModelType::kStandard: {
-        if (om->header().dynamic) break;
-        SinkModelOptions sink_options;
-        sink_options.feature_map = options.feature_map;
-        sink_options.feature_map_size = options.feature_map_size;
-        sink_options.profile = options.profile;
-        sink_options.max_concurrent_executions = options.max_concurrent_executions;
-        sink_options.engines = engines;
-        sink_options.value_bins = options.value_bins;
-        GE_ASSIGN_OR_RETURN(std::unique_ptr<SinkModel> model, SinkModel::Load(std::move(om), &device, sink_options));
-        loaded.feature_map_bytes = options.feature_map != nullptr ? 0 : model->stats().feature_map_bytes;
-        loaded.weights_bytes = model->stats().weights_bytes;
-        loaded.model = std::move(model);
-        return loaded;
-      }
-      case om::OmModelType::kIr:
-      case om::OmModelType::kLowered: {
-        v2::ModelV2Options v2_options;
-        v2_options.engines = engines;
-        v2_options.intra_op_threads = device.intra_op_threads();
-        v2_options.device = &device;
-        GE_ASSIGN_OR_RETURN(std::unique_ptr<v2::ModelV2> model, v2::ModelV2::Load(std::move(om), v2_options));
-        // Unknown dims are fine (the tensor form of Execute runs them); IO the API cannot express is not.
-        if (!model->unsupported_io_reason().empty()) {
-          return FailedPrecondition("model '" + model->name() + "': " + model->unsupported_io_reason() +
-                                    "; the offline-model API passes numeric tensors (run it with `ge run`)");
-        }
-        loaded.model = std::move(model);
-        return loaded;
-      }
-      default: break;
-    }
-    return Unimplemented(source.Describe() + ": no runtime loads .om model type " +
-                         std::to_string(static_cast<int>(om->header().model_type)) +
-                         (om->header().dynamic ? " (dynamic)" : ""));
+    std::future<Status> checksum = std::async(std::launch::async, [om] {
+      const om::ByteSpan image = om->image();
+      Status s = om::VerifyOmChecksum(image.data, image.size, om->header());
+      return s.ok() || om->path().empty() ? s : s.WithContext(om->path());
+    });
+    StatusOr<LoadedModel> loaded = LoadVerified(engines, source, options, device, om);
+    Status verified = checksum.get();
+    if (!verified.ok()) return verified;
+    return loaded;
   };
 }
 

@@ -149,6 +149,30 @@ TEST_F(SinkIntegration, LoadsFromMemoryAndFileWithTheSameDescriptions) {
   EXPECT_FALSE(OfflineModel::LoadFromMemory(junk.data(), junk.size()).ok());
 }
 
+// The loader checks the checksum beside the load: an image with a flipped byte anywhere past the header (model
+// definition, tasks or weights) never yields a model, from memory or from a file, and is reported as damaged.
+TEST_F(SinkIntegration, DamagedImageIsRefusedAsAChecksumMismatch) {
+  std::mt19937 rng(5);
+  const std::string damaged_path = *path_ + ".damaged";
+  for (int trial = 0; trial < 24; ++trial) {
+    std::vector<uint8_t> bytes = *bytes_;
+    const size_t at = 256 + rng() % (bytes.size() - 256);
+    bytes[at] ^= static_cast<uint8_t>(1u << (rng() % 8));
+    auto mem = OfflineModel::LoadFromMemory(bytes.data(), bytes.size());
+    ASSERT_FALSE(mem.ok()) << "byte " << at;
+    EXPECT_NE(mem.status().message().find("checksum mismatch"), std::string::npos) << mem.status().ToString();
+    FILE* f = std::fopen(damaged_path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(std::fwrite(bytes.data(), 1, bytes.size(), f), bytes.size());
+    std::fclose(f);
+    auto file = OfflineModel::LoadFromFile(damaged_path);
+    ASSERT_FALSE(file.ok()) << "byte " << at;
+    EXPECT_NE(file.status().message().find("checksum mismatch"), std::string::npos) << file.status().ToString();
+    EXPECT_NE(file.status().message().find(damaged_path), std::string::npos) << file.status().ToString();
+  }
+  std::remove(damaged_path.c_str());
+}
+
 TEST_F(SinkIntegration, SyncRunsFromFourThreadsMatchTheInterpreter) {
   OfflineModelOptions one_thread;
   one_thread.intra_op_threads = 1;

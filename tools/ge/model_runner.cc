@@ -228,6 +228,11 @@ StatusOr<std::unique_ptr<ModelRunner>> OpenOm(std::unique_ptr<om::OmReader> read
 
 StatusOr<std::unique_ptr<ModelRunner>> OpenModel(const std::string& path, const OpenOptions& options) {
   if (HasOmMagic(path)) {
+    // A compiled model is mapped and verified once, by the public API's loader.
+    if (om::PeekOmModelType(path) == om::OmModelType::kStandard) {
+      GE_ASSIGN_OR_RETURN(std::unique_ptr<OfflineModel> model, OfflineModel::LoadFromFile(path, ApiOptions(options)));
+      return ApiRunner::Create(std::move(model), options.threads);
+    }
     GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmReader> reader, om::OmReader::Open(path));
     if (reader->header().model_type == om::OmModelType::kStandard) {
       reader.reset();

@@ -62,6 +62,38 @@ TEST(DnnlConv, Conv1dAnd3d) {
       ConvCase({1, 3, 6, 7, 8}, {4, 3, 3, 3, 3}, true, true, Attrs({{"pads", AV::Ints({1, 1, 1, 1, 1, 1})}}), rng));
 }
 
+// A 1-D convolution runs on oneDNN's jit kernel, not brgconv (whose creation JITs code unrolled over the output
+// row), and matches the reference: padded edges, strides, dilation, groups, widths that are not a multiple of any
+// block, and a real thread pool.
+TEST(DnnlConv, Conv1dAvoidsBrgconv) {
+  std::mt19937 rng(11);
+  auto pool = rt::ThreadPool::Create(2);
+  ASSERT_TRUE(pool.ok());
+  struct Shape1d {
+    int64_t c, m, w, k, group;
+    Ints strides, pads, dilations;
+  };
+  for (const Shape1d& s : std::vector<Shape1d>{{1, 32, 997, 10, 1, {5}, {0, 0}, {1}},
+                                               {64, 48, 401, 3, 1, {2}, {1, 1}, {1}},
+                                               {96, 64, 263, 3, 1, {1}, {2, 0}, {2}},
+                                               {32, 32, 129, 2, 2, {2}, {0, 1}, {1}}}) {
+    Case c = ConvCase({1, s.c, s.w}, {s.m, s.c / s.group, s.k}, true, true,
+                      Attrs({{"strides", AV::Ints(s.strides)},
+                             {"pads", AV::Ints(s.pads)},
+                             {"dilations", AV::Ints(s.dilations)},
+                             {"group", AV::Int(s.group)}}),
+                      rng);
+    c.threads = 2;
+    SCOPED_TRACE("c " + std::to_string(s.c) + " w " + std::to_string(s.w));
+    ExpectDnnlMatchesRef(c, 1e-4, pool->get());
+    auto p = PrepareCase(c);
+    ASSERT_TRUE(p.ok() && (*p)->kernel != nullptr);
+    const std::string impl = (*p)->kernel->impl_name();
+    EXPECT_EQ(impl.find("(brgconv:"), std::string::npos) << impl;
+    if (DnnlMaxIsaLevel() >= IsaLevel::kX86_64_V4) EXPECT_NE(impl.find("avx512"), std::string::npos) << impl;
+  }
+}
+
 TEST(DnnlConv, DeclinesWhatItDoesNotRun) {
   std::mt19937 rng(4);
   Tensor xd = Tensor::Create(DataType::kDouble, {1, 2, 5, 5}).value();

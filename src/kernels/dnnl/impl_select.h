@@ -29,4 +29,20 @@ PD SelectImpl(PD pd, IsaLevel max_isa) {
   return pd;
 }
 
+// pd moved from an implementation whose name starts with `family` (e.g. "brgconv:") to the next one within max_isa
+// that is neither of that family nor a reference implementation; pd itself when there is none. The returned
+// descriptor shares pd's iterator: advance only one of them afterwards.
+template <class PD>
+PD NextImplOutsideFamily(const PD& pd, const std::string& family, IsaLevel max_isa) {
+  if (std::string(pd.impl_info_str()).rfind(family, 0) != 0) return pd;
+  PD next = pd;
+  while (next.next_impl()) {
+    const std::string impl = next.impl_info_str();
+    if (IsReferenceImpl(impl)) break;
+    const bool within = max_isa == IsaLevel::kNone || static_cast<int>(ImplIsaLevel(impl)) <= static_cast<int>(max_isa);
+    if (within && impl.rfind(family, 0) != 0) return next;
+  }
+  return pd;
+}
+
 }  // namespace ge::dnnl_kernels

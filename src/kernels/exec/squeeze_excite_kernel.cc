@@ -7,7 +7,6 @@
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/fast_exp.h"
 #include "kernels/ref/fused/fused_epilogue.h"
-#include "kernels/ref/fused/squeeze_excite.h"
 
 namespace ge::exec {
 namespace {
@@ -17,8 +16,11 @@ constexpr int64_t kPoolBlockPixels = 512;
 
 // The loops of the kernel, compiled for AVX-512, AVX2 and the baseline (they auto-vectorize; the file is built with
 // -ffp-contract=off, so no variant fuses a multiply-add and every variant gives the same bits). sums[k] += x[i, k]
-// over NHWC pixel rows [p0, p1); y[i, k] = x[i, k] * s[k] over rows [r0, r1); out[k] += m[j, k] * v[j] for
-// j = 0..rows-1 in order (the gate's products with the transposed weights, as ref::fused::SqueezeExciteGate).
+// over NHWC pixel rows [p0, p1); y[i, k] = x[i, k] * s[k] over rows [r0, r1); out[k] = m[k, :] . v for the rows of
+// m (the gate's products with W1 [R, C] and W2 [C, R] as stored: no transposed copy at load), each dot product in
+// kDotLanes independent chains summed in lane order, then the tail.
+constexpr int kDotLanes = 16;
+
 #define GE_SE_PASSES(suffix, attr)                                                                           \
   attr void SumRows##suffix(const float* x, int64_t p0, int64_t p1, int64_t c, double* sums) {               \
     for (int64_t i = p0; i < p1; ++i) {                                                                      \
@@ -33,11 +35,18 @@ constexpr int64_t kPoolBlockPixels = 512;
       for (int64_t k = 0; k < c; ++k) yr[k] = xr[k] * s[k];                                                  \
     }                                                                                                        \
   }                                                                                                          \
-  attr void AddRows##suffix(const float* m, const float* v, int64_t rows, int64_t cols, float* out) {        \
-    for (int64_t j = 0; j < rows; ++j) {                                                                     \
-      const float vj = v[j];                                                                                 \
-      const float* row = m + j * cols;                                                                       \
-      for (int64_t k = 0; k < cols; ++k) out[k] += row[k] * vj;                                              \
+  attr void DotRows##suffix(const float* m, const float* v, int64_t rows, int64_t cols, float* out) {        \
+    for (int64_t k = 0; k < rows; ++k) {                                                                     \
+      const float* row = m + k * cols;                                                                       \
+      float acc[kDotLanes] = {};                                                                             \
+      int64_t j = 0;                                                                                         \
+      for (; j + kDotLanes <= cols; j += kDotLanes) {                                                        \
+        for (int l = 0; l < kDotLanes; ++l) acc[l] += row[j + l] * v[j + l];                                 \
+      }                                                                                                      \
+      float sum = 0.f;                                                                                       \
+      for (int l = 0; l < kDotLanes; ++l) sum += acc[l];                                                     \
+      for (; j < cols; ++j) sum += row[j] * v[j];                                                            \
+      out[k] = sum;                                                                                          \
     }                                                                                                        \
   }
 GE_SE_PASSES(Avx512, __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"))))
@@ -48,19 +57,19 @@ GE_SE_PASSES(Baseline, )
 struct SePasses {
   void (*sum_rows)(const float*, int64_t, int64_t, int64_t, double*);
   void (*scale_rows)(const float*, const float*, float*, int64_t, int64_t, int64_t);
-  void (*add_rows)(const float*, const float*, int64_t, int64_t, float*);
+  void (*dot_rows)(const float*, const float*, int64_t, int64_t, float*);
 };
 
 SePasses PickPasses(IsaLevel max_level) {
   switch (PickLoopIsa(max_level)) {
     case LoopIsa::kAvx512:
-      return {SumRowsAvx512, ScaleRowsAvx512, AddRowsAvx512};
+      return {SumRowsAvx512, ScaleRowsAvx512, DotRowsAvx512};
     case LoopIsa::kAvx2:
-      return {SumRowsAvx2, ScaleRowsAvx2, AddRowsAvx2};
+      return {SumRowsAvx2, ScaleRowsAvx2, DotRowsAvx2};
     case LoopIsa::kBaseline:
       break;
   }
-  return {SumRowsBaseline, ScaleRowsBaseline, AddRowsBaseline};
+  return {SumRowsBaseline, ScaleRowsBaseline, DotRowsBaseline};
 }
 
 // Elements from which a pass over X is shared by the pool: lower than kParallelMinElements, since both passes
@@ -74,9 +83,9 @@ struct SeState : KernelState {
 
 class SqueezeExciteKernel final : public PreparedKernel {
  public:
-  SqueezeExciteKernel(bool nhwc, int64_t n, int64_t c, int64_t q, int64_t r, const std::vector<float>& w1,
-                      std::vector<float> b1, const std::vector<float>& w2, std::vector<float> b2,
-                      const fused::ActivationSpec& act, const fused::ActivationSpec& gate, SePasses passes)
+  SqueezeExciteKernel(bool nhwc, int64_t n, int64_t c, int64_t q, int64_t r, Tensor w1, std::vector<float> b1,
+                      Tensor w2, std::vector<float> b2, const fused::ActivationSpec& act,
+                      const fused::ActivationSpec& gate, SePasses passes)
       : nhwc_(nhwc),
         n_(n),
         c_(c),
@@ -84,9 +93,9 @@ class SqueezeExciteKernel final : public PreparedKernel {
         r_(r),
         blocks_(nhwc ? std::max<int64_t>({1, std::min<int64_t>(2, q), std::min<int64_t>(16, q / kPoolBlockPixels)})
                      : 1),
-        w1t_(ref::fused::Transposed(w1.data(), r, c)),
+        w1_(std::move(w1)),
         b1_(std::move(b1)),
-        w2t_(ref::fused::Transposed(w2.data(), c, r)),
+        w2_(std::move(w2)),
         b2_(std::move(b2)),
         act_(act),
         gate_(gate),
@@ -158,14 +167,12 @@ class SqueezeExciteKernel final : public PreparedKernel {
     }
   }
 
-  // s from the pooled means: ref::fused::SqueezeExciteGate's arithmetic with vectorized products, and a Sigmoid
-  // gate through FastExp (within 1 ulp of std::exp).
+  // s from the pooled means: ref::fused::SqueezeExciteGate's steps with the weights as stored (dot products in
+  // lanes, so not its bits), and a Sigmoid gate through FastExp (within 1 ulp of std::exp).
   void Gate(SeState& st) const {
-    std::fill(st.h.begin(), st.h.end(), 0.f);
-    passes_.add_rows(w1t_.data(), st.p.data(), c_, r_, st.h.data());
+    passes_.dot_rows(w1_.data<float>(), st.p.data(), r_, c_, st.h.data());
     ref::fused::ApplyEpilogue<float>(act_, b1_.empty() ? nullptr : b1_.data(), 0, st.h.data(), r_);
-    std::fill(st.s.begin(), st.s.end(), 0.f);
-    passes_.add_rows(w2t_.data(), st.h.data(), r_, c_, st.s.data());
+    passes_.dot_rows(w2_.data<float>(), st.h.data(), c_, r_, st.s.data());
     float* s = st.s.data();
     if (!b2_.empty()) {
       for (int64_t k = 0; k < c_; ++k) s[k] += b2_[k];
@@ -194,21 +201,30 @@ class SqueezeExciteKernel final : public PreparedKernel {
 
   bool nhwc_;
   int64_t n_, c_, q_, r_, blocks_;
-  std::vector<float> w1t_, b1_, w2t_, b2_;  // W1 and W2 transposed (squeeze_excite.h)
+  Tensor w1_, w2_;  // the constants W1 [R, C] and W2 [C, R], sharing their storage (mapped weights at load)
+  std::vector<float> b1_, b2_;
   fused::ActivationSpec act_, gate_;
   SePasses passes_;
 };
 
 bool PlainOrNhwc(Format f) { return f == Format::kNHWC || f == Format::kND || f == Format::kNCHW; }
 
-// A constant float32 input's values (empty when absent); false when present but not a constant float32 tensor.
-bool ConstFloats(const PrepareRequest& r, int i, std::vector<float>* out) {
+// A constant float32 input (nullptr when absent); false when present but not a constant float32 tensor.
+bool ConstFloatTensor(const PrepareRequest& r, int i, const Tensor** out) {
+  *out = nullptr;
   if (!InputPresent(r, i)) return true;
   const Tensor* t = ConstInput(r, i);
   if (t == nullptr || t->dtype() != DataType::kFloat) return false;
-  out->assign(t->data<float>(), t->data<float>() + t->numel());
+  *out = t;
   return true;
 }
+
+// Its values (empty for nullptr).
+std::vector<float> Floats(const Tensor* t) {
+  return t != nullptr ? std::vector<float>(t->data<float>(), t->data<float>() + t->numel()) : std::vector<float>();
+}
+
+int64_t NumFloats(const Tensor* t) { return t != nullptr ? t->numel() : 0; }
 
 }  // namespace
 
@@ -223,17 +239,19 @@ std::unique_ptr<PreparedKernel> PrepareSqueezeExcite(const PrepareRequest& r) {
       (x.format == Format::kNHWC && x.shape.rank() != 4)) {
     return nullptr;
   }
-  std::vector<float> w1, b1, w2, b2;
-  if (!InputPresent(r, 1) || !InputPresent(r, 3) || !ConstFloats(r, 1, &w1) || !ConstFloats(r, 2, &b1) ||
-      !ConstFloats(r, 3, &w2) || !ConstFloats(r, 4, &b2)) {
+  // W1 and W2 are used where they lie (mapped weights): a copy would touch as many fresh pages at load, the
+  // main cost of a load (mobilenet_v3_large's eight blocks hold 7.9 MB of them).
+  const Tensor *w1 = nullptr, *b1 = nullptr, *w2 = nullptr, *b2 = nullptr;
+  if (!InputPresent(r, 1) || !InputPresent(r, 3) || !ConstFloatTensor(r, 1, &w1) || !ConstFloatTensor(r, 2, &b1) ||
+      !ConstFloatTensor(r, 3, &w2) || !ConstFloatTensor(r, 4, &b2)) {
     return nullptr;
   }
   const Dims& d = x.shape.dims();
   const int64_t n = d[0], c = d[1];
   const int64_t q = n != 0 && c != 0 ? NumElements(d) / (n * c) : 0;
   const int64_t rr = r.input_descs[1].shape.rank() >= 1 ? r.input_descs[1].shape.dim(0) : 0;
-  if (c <= 0 || rr <= 0 || static_cast<int64_t>(w1.size()) != rr * c || static_cast<int64_t>(w2.size()) != c * rr ||
-      (!b1.empty() && static_cast<int64_t>(b1.size()) != rr) || (!b2.empty() && static_cast<int64_t>(b2.size()) != c)) {
+  if (c <= 0 || rr <= 0 || NumFloats(w1) != rr * c || NumFloats(w2) != c * rr ||
+      (b1 != nullptr && NumFloats(b1) != rr) || (b2 != nullptr && NumFloats(b2) != c)) {
     return nullptr;
   }
   fused::ActivationSpec act, gate;
@@ -241,8 +259,8 @@ std::unique_ptr<PreparedKernel> PrepareSqueezeExcite(const PrepareRequest& r) {
       !fused::ParseActivation(node.attrs(), &gate, "gate_activation", "gate_activation_params").ok()) {
     return nullptr;
   }
-  return std::make_unique<SqueezeExciteKernel>(x.format == Format::kNHWC, n, c, q, rr, w1, std::move(b1), w2,
-                                               std::move(b2), act, gate, PickPasses(r.max_isa));
+  return std::make_unique<SqueezeExciteKernel>(x.format == Format::kNHWC, n, c, q, rr, *w1, Floats(b1), *w2, Floats(b2),
+                                               act, gate, PickPasses(r.max_isa));
 }
 
 }  // namespace ge::exec

@@ -51,7 +51,9 @@ void Check(const std::vector<Tensor>& in, const ir::AttrMap& attrs, Format layou
   node->attrs() = attrs;
   r.node = node;
   r.output_descs = {yd};
-  // Each vector width of the passes (the model's target caps it): AVX-512 where the CPU has it, AVX2, baseline.
+  // Each vector width of the passes (the model's target caps it): AVX-512 where the CPU has it, AVX2, baseline;
+  // all give the same bits.
+  std::vector<float> first;
   for (IsaLevel isa : {IsaLevel::kNone, IsaLevel::kX86_64_V3, IsaLevel::kX86_64_V2}) {
     SCOPED_TRACE(IsaLevelName(isa));
     r.max_isa = isa;
@@ -70,6 +72,12 @@ void Check(const std::vector<Tensor>& in, const ir::AttrMap& attrs, Format layou
     for (int run = 0; run < 2; ++run) {  // a second run on the same binding: no state carried over
       ASSERT_TRUE(k->fn()(binding->get(), ctx).ok());
       ExpectTensorNear(nhwc ? PermuteNchwNhwc(y, false) : y, (*want)[0].tensor, 1e-6, "run " + std::to_string(run));
+    }
+    const std::vector<float> got(y.data<float>(), y.data<float>() + y.numel());
+    if (first.empty()) {
+      first = got;
+    } else {
+      EXPECT_TRUE(std::memcmp(first.data(), got.data(), got.size() * sizeof(float)) == 0) << "differs from AVX-512's";
     }
   }
 }
@@ -108,6 +116,25 @@ TEST(SqueezeExciteKernel, EfficientNetShapesOnAThreadPool) {
     Check({Random({1, 240, 28, 28}, 19, -3, 3), Random({10, 240, 1, 1}, 20), Random({10}, 21),
            Random({240, 10, 1, 1}, 22), Random({240}, 23)},
           Acts("Silu", "Sigmoid"), layout, pool->get());
+  }
+}
+
+// MobileNetV3's widest block (960 channels squeezed to 240, 7x7) and odd sizes: dot products over whole lanes,
+// lanes and a tail, and a tail alone.
+TEST(SqueezeExciteKernel, WideAndOddBlocks) {
+  auto pool = rt::ThreadPool::Create(2);
+  ASSERT_TRUE(pool.ok());
+  for (Format layout : {Format::kND, Format::kNHWC}) {
+    // Weights scaled by 1/sqrt(fan-in) as trained ones are: unit-sized ones saturate the Sigmoid far into its
+    // tail, where the products summed in another order than the reference's differ in relative terms.
+    Check({Random({1, 960, 7, 7}, 40, -3, 3), Random({240, 960, 1, 1}, 41, -0.06f, 0.06f), Random({240}, 42),
+           Random({960, 240, 1, 1}, 43, -0.12f, 0.12f), Random({960}, 44)},
+          Acts("Relu", "Sigmoid"), layout, pool->get());
+    Check({Random({2, 37, 5, 3}, 45, -3, 3), Random({5, 37, 1, 1}, 46), Random({5}, 47), Random({37, 5, 1, 1}, 48),
+           Random({37}, 49)},
+          Acts("Relu", "Sigmoid"), layout, pool->get());
+    Check({Random({1, 11, 4, 4}, 50, -3, 3), Random({3, 11, 1, 1}, 51), Tensor(), Random({11, 3, 1, 1}, 52), Tensor()},
+          Acts("Relu", "Sigmoid"), layout, nullptr);
   }
 }
 

@@ -16,6 +16,7 @@
 #include "rt/model.h"
 #include "ops/variable/variable_ref.h"
 #include "runtime/v1/file_constants.h"
+#include "runtime/v1/prepare_kernels.h"
 #include "var/var_info.h"
 
 namespace ge::runtime {
@@ -448,11 +449,15 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def) {
   for (size_t i = 0; i < values.size(); ++i) value_index[values[i]] = static_cast<int>(i);
   const auto& index_of = value_index;
   kernels.resize(nodes.size());
+  std::vector<bool> has_kernel_task(nodes.size(), false);
+  std::vector<exec::PrepareRequest> requests;
+  std::vector<int> request_node;
   for (const proto::TaskDefProto& t : tasks.tasks()) {
     if (t.type() != proto::TaskDefProto::KERNEL) continue;
-    if (t.node() < 0 || static_cast<size_t>(t.node()) >= nodes.size() || kernels[t.node()] != nullptr) {
+    if (t.node() < 0 || static_cast<size_t>(t.node()) >= nodes.size() || has_kernel_task[t.node()]) {
       return DataLoss("TASK_INFO: kernel task for node index " + std::to_string(t.node()) + " is invalid");
     }
+    has_kernel_task[t.node()] = true;
     const ir::Node* n = nodes[t.node()];
     const std::string what = "node '" + n->name() + "'";
     for (int i = 0; i < n->num_inputs(); ++i) {
@@ -483,14 +488,21 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def) {
       if (in.segment == proto::SEG_VARIABLE) req.input_versions[i] = variables->WriteVersion(in.offset);
     }
     GE_RETURN_IF_ERROR(VerifyNodeDescs(*n, req.opset, req.input_descs, req.const_inputs, req.output_descs));
-    auto k = exec::PrepareKernel(req, engines);
+    requests.push_back(std::move(req));
+    request_node.push_back(t.node());
+  }
+  // Primitive creation is most of a load: the kernels are prepared on the load's threads.
+  auto prepared = PrepareKernels(requests, engines, device->intra_op_threads());
+  for (size_t i = 0; i < prepared.size(); ++i) {
+    auto& k = prepared[i];
+    const ir::Node* n = nodes[request_node[i]];
     if (!k.ok()) return k.status().WithContext("model " + name + ": InitNodes");
     if ((*k)->num_inputs() != n->num_inputs() || (*k)->num_outputs() != n->num_outputs()) {
-      return Internal(what + ": its kernel has the wrong number of slots");
+      return Internal("node '" + n->name() + "': its kernel has the wrong number of slots");
     }
     if (std::string((*k)->impl_name()) == "ref") ++stats.num_ref_kernels;
     ++stats.impls[(*k)->impl_name()];
-    kernels[t.node()] = std::move(*k);
+    kernels[request_node[i]] = std::move(*k);
   }
   write_versions.assign(nodes.size(), nullptr);
   for (size_t i = 0; i < nodes.size(); ++i) {
