@@ -140,22 +140,22 @@ graph g(%x: float32[?,4]) {
   auto run = [&](int64_t n) { ExpectMatchesOracle(p, {Value(RandomTensor(DataType::kFloat, {n, 4}, rng))}); };
   run(5);
   const uint64_t after_first = p.v2->kernels_prepared();
-  // The text gives %sh no desc, so g0 starts on the shape-agnostic ref adapter; its descs never change, and after
-  // three runs it gets the fixed-dims exec.gather (the ref adapter prefers it), once.
+  // The text gives %sh no desc, so g0 and c start on the shape-agnostic ref adapter; their descs never change, and
+  // after three runs they get the fixed-dims exec.gather and exec.concat (the ref adapter prefers them), once each.
   run(1);
   run(2);
-  EXPECT_EQ(p.v2->kernels_prepared(), after_first + 1);
+  EXPECT_EQ(p.v2->kernels_prepared(), after_first + 2);
   for (int64_t n : {9, 17, 3, 40, 6, 11, 25, 33, 7}) run(n);
-  EXPECT_EQ(p.v2->kernels_prepared(), after_first + 1);  // every new length on the shape-agnostic kernels
+  EXPECT_EQ(p.v2->kernels_prepared(), after_first + 2);  // every new length on the shape-agnostic kernels
   run(12);
   run(12);
-  EXPECT_EQ(p.v2->kernels_prepared(), after_first + 1);  // twice in a row: still the agnostic kernel
+  EXPECT_EQ(p.v2->kernels_prepared(), after_first + 2);  // twice in a row: still the agnostic kernel
   run(12);
-  EXPECT_EQ(p.v2->kernels_prepared(), after_first + 2);  // the MatMul specialized for a length that repeats
+  EXPECT_EQ(p.v2->kernels_prepared(), after_first + 3);  // the MatMul specialized for a length that repeats
   run(12);
   run(8);
   run(12);
-  EXPECT_EQ(p.v2->kernels_prepared(), after_first + 2);
+  EXPECT_EQ(p.v2->kernels_prepared(), after_first + 3);
 }
 
 // Shape-derived nodes (Shape → Gather → Concat, Range, the mask's Less) compute once per input shape: skipped while
