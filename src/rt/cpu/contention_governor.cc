@@ -29,6 +29,28 @@ int64_t ThreadRunDelayNs() {
   return end == start || delay < 0 ? -1 : static_cast<int64_t>(delay);
 }
 
+// The running count of /proc/loadavg ("0.12 0.30 0.25 3/211 4242": 3): threads runnable on the system now,
+// the reader included; -1 where it cannot be read.
+int SystemRunnableThreads() {
+  const int fd = ::open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[128];
+  const ssize_t n = ::read(fd, buf, sizeof(buf) - 1);
+  ::close(fd);
+  if (n <= 0) return -1;
+  buf[n] = '\0';
+  int fields = 0;
+  for (char* c = buf; *c != '\0'; ++c) {
+    if (*c != ' ') continue;
+    if (++fields == 3) {
+      char* end = nullptr;
+      const long running = std::strtol(c + 1, &end, 10);
+      return end == c + 1 || *end != '/' || running < 0 ? -1 : static_cast<int>(running);
+    }
+  }
+  return -1;
+}
+
 }  // namespace
 
 ContentionProbe ContentionProbe::System() {
@@ -44,6 +66,7 @@ ContentionProbe ContentionProbe::System() {
     if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
     return static_cast<uint64_t>(u.ru_nivcsw);
   };
+  p.runnable_threads = SystemRunnableThreads;
   return p;
 }
 
@@ -75,6 +98,11 @@ void ContentionGovernor::OpenWindow(int64_t now) {
 }
 
 bool ContentionGovernor::Contended(int64_t now) const {
+  // No more runnable threads than the pool has: whatever delayed this thread was the pool's own.
+  if (probe_.runnable_threads) {
+    const int runnable = probe_.runnable_threads();
+    if (runnable >= 0 && runnable <= full_threads_) return false;
+  }
   // Rates over the window, so that a long idle gap between runs does not add up to "contention".
   const double elapsed = static_cast<double>(std::max<int64_t>(now - window_start_ns_, kWindowNs));
   if (window_start_delay_ns_ >= 0) {

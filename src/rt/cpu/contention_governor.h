@@ -5,7 +5,10 @@
 // becomes nodes x scheduler slice. The governor watches how long the sampling thread sat runnable but not running
 // (the kernel's run-queue delay, /proc/thread-self/schedstat: about 0.1% of the time on a quiet machine, 30-50% with
 // a neighbour as wide as the machine) and, while that exceeds kRunDelayShare of a window, lets kernels run on one
-// thread, which never waits on another. Where the run-queue delay cannot be read it counts the process's
+// thread, which never waits on another. A delayed window counts only while more threads are runnable on the system
+// than the pool is wide: run-queue delay also comes from the pool's own threads (a woken worker placed on the
+// caller's CPU until the scheduler moves one of them), which no other process causes and one thread would not cure.
+// Where the run-queue delay cannot be read it counts the process's
 // involuntary context switches instead (a noisier sign: bursts of them occur on quiet machines too). It probes full
 // width again after a hold that doubles while contention persists (up to kMaxHold) and resets after a quiet window.
 //
@@ -27,7 +30,10 @@ struct ContentionProbe {
   std::function<int64_t()> now_ns;                 // a monotonic clock
   std::function<int64_t()> run_delay_ns;           // cumulative, for the calling thread; < 0: not available
   std::function<uint64_t()> involuntary_switches;  // cumulative, for the whole process (the fallback)
-  // steady_clock, /proc/thread-self/schedstat's run_delay and getrusage(RUSAGE_SELF).ru_nivcsw.
+  // Threads runnable on the whole system now, the caller included; < 0 or unset: not available.
+  std::function<int()> runnable_threads;
+  // steady_clock, /proc/thread-self/schedstat's run_delay, getrusage(RUSAGE_SELF).ru_nivcsw and the running count
+  // of /proc/loadavg.
   static ContentionProbe System();
 };
 

@@ -22,11 +22,13 @@ struct FakeProbe {
   int64_t delay = 0;
   uint64_t switches = 0;
   bool has_delay = true;
+  int runnable = -1;  // threads runnable on the system; -1: not available (the check is skipped)
   ContentionProbe Probe() {
     ContentionProbe p;
     p.now_ns = [this] { return now; };
     p.run_delay_ns = [this] { return has_delay ? delay : int64_t{-1}; };
     p.involuntary_switches = [this] { return switches; };
+    p.runnable_threads = [this] { return runnable; };
     return p;
   }
   // One observation window passes with `d` of run-queue delay.
@@ -73,6 +75,27 @@ TEST(ContentionGovernor, RunQueueDelayDropsToOneThreadThenProbesFullWidthAgain) 
   EXPECT_EQ(g.Threads(), 2);  // hold over: probe full width
   f.Window(kQuietDelay);
   EXPECT_EQ(g.Threads(), 2);  // quiet: stays
+}
+
+// Run-queue delay while no more threads are runnable than the pool has is the pool's own doing (a woken worker
+// placed on the caller's CPU): no other process to give way to.
+TEST(ContentionGovernor, DelayWithoutOtherRunnableThreadsIsThePoolsOwn) {
+  FakeProbe f;
+  ContentionGovernor g(2, ContentionPolicy::kAdaptive, f.Probe());
+  g.Threads();
+  f.runnable = 2;
+  for (int i = 0; i < 10; ++i) {
+    f.Window(kBusyDelay);
+    ASSERT_EQ(g.Threads(), 2) << "window " << i;
+  }
+  EXPECT_EQ(g.degradations(), 0u);
+  // A neighbour's threads runnable too: the same delay is contention.
+  f.runnable = 4;
+  f.Window(kBusyDelay);
+  g.Threads();
+  f.Window(kBusyDelay);
+  EXPECT_EQ(g.Threads(), 1);
+  EXPECT_EQ(g.degradations(), 1u);
 }
 
 TEST(ContentionGovernor, ADelayJustBelowTheShareIsQuiet) {
@@ -242,6 +265,14 @@ TEST(ContentionGovernor, ConcurrentCallersSeeOnlyLegalWidths) {
 
 // The real probe: a monotonic clock, and this thread's run-queue delay where the kernel keeps it (Linux with
 // schedstats / sched_info), never going backwards.
+TEST(ContentionProbe, SystemProbeCountsRunnableThreads) {
+  ContentionProbe p = ContentionProbe::System();
+  ASSERT_TRUE(p.runnable_threads);
+  const int n = p.runnable_threads();
+  if (n < 0) GTEST_SKIP() << "no /proc/loadavg";
+  EXPECT_GE(n, 1);  // the caller itself is running
+}
+
 TEST(ContentionProbe, SystemProbeIsMonotonic) {
   ContentionProbe p = ContentionProbe::System();
   const int64_t t0 = p.now_ns();
