@@ -156,7 +156,16 @@ TEST_F(WeightFileTest, ReadBorrowsAlignedBytesAndChecksRangeAndChecksum) {
   EXPECT_EQ(std::memcmp(copy->raw_data(), bytes.data() + 3, 16), 0);
 
   FileConstantRef flags = Ref(DataType::kBool, {16}, 0, 16);
-  EXPECT_FALSE(file->Read(flags, "x").ok());  // bytes other than 0/1
+  auto bad_flags = file->Read(flags, "x");  // bytes other than 0/1
+  ASSERT_FALSE(bad_flags.ok());
+  EXPECT_NE(bad_flags.status().message().find("other than 0/1"), std::string::npos);
+
+  // A bool tensor of 0s and 1s reads back as is.
+  std::vector<uint8_t> bools = {0, 1, 1, 0, 0, 0, 1, 1};
+  auto bool_file = WeightFile::FromMemory("bools.bin", bools);
+  auto good_flags = bool_file->Read(Ref(DataType::kBool, {8}, 0, 8), "FileConstant 'mask'");
+  ASSERT_TRUE(good_flags.ok()) << good_flags.status().ToString();
+  EXPECT_EQ(std::memcmp(good_flags->raw_data(), bools.data(), bools.size()), 0);
 }
 
 TEST_F(WeightFileTest, CacheSharesOneMappingPerFileAndRemapsAChangedFile) {
