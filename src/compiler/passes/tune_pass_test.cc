@@ -50,5 +50,28 @@ TEST(TunePass, RecordsOnlyFewerThreadsThanTheModels) {
   EXPECT_GE(report.seconds_saved, 0);
 }
 
+// A node with one variant still has two candidates at two threads (all of them and one): it is timed.
+TEST(TunePass, OneVariantAtTwoThreadsIsStillTuned) {
+  auto m = Parse(R"(opset "" 17
+graph net(%x: float32[1,64,56,56]) {
+  relu: %y: float32[1,64,56,56] = Relu(%x) @dnnl
+  return %y
+})");
+  ASSERT_NE(m, nullptr);
+  TuneReport report;
+  auto r = RunOnePass(CreateTunePass(2, &report), *m, BuiltinEnginesContext());
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(report.nodes, 1);
+  TuneReport one;
+  auto m1 = Parse(R"(opset "" 17
+graph net(%x: float32[1,64,56,56]) {
+  relu: %y: float32[1,64,56,56] = Relu(%x) @dnnl
+  return %y
+})");
+  ASSERT_NE(m1, nullptr);
+  ASSERT_TRUE(RunOnePass(CreateTunePass(1, &one), *m1, BuiltinEnginesContext()).status.ok());
+  EXPECT_EQ(one.nodes, 0);  // one variant at one thread: nothing to choose
+}
+
 }  // namespace
 }  // namespace ge::compiler
