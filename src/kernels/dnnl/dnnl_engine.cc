@@ -12,6 +12,7 @@
 #include "kernels/dnnl/dnnl_ops.h"
 #include "kernels/dnnl/omp_threads.h"
 #include "kernels/dnnl/packed_layout.h"
+#include "kernels/exec/concat_kernel.h"
 #include "kernels/exec/depthwise_conv_plain_kernel.h"
 #include "kernels/exec/im2col_conv_kernel.h"
 #include "kernels/exec/kernel_util.h"
@@ -182,6 +183,12 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     if (e->prepare == PrepareConv &&
         (v.variant == kGeDepthwisePlainVariant || (v.variant.empty() && PlainDepthwisePays(request)))) {
       if (KernelPtr k = exec::PrepareDepthwiseConvPlain(request)) return k;
+    }
+    // A Concat whose inputs and output are all in plain layouts goes to ge's exec.concat (row memcpys; oneDNN's
+    // `simple` concat moves plain NCHW slices element by element): the engine keeps blocked and NHWC ones, which
+    // format selection gives it inside convolution chains.
+    if (request.node->op_type() == "Concat" && v.variant.empty()) {
+      if (KernelPtr k = exec::PrepareConcat(request)) return k;
     }
     // ge's batch-1 LSTM (exec/lstm_kernel.h) unless the oneDNN kernel is asked for.
     if (e->prepare == PrepareRnn && v.variant != kDnnlGemmVariant && e->supported(v)) {

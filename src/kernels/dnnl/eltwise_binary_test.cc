@@ -160,6 +160,7 @@ TEST(DnnlBinary, Declines) {
   ExpectDeclined(Case("Add", {i, i}));
 }
 
+// Plain Concats go to ge's exec.concat (row copies); one in the NHWC layout of a convolution chain stays on oneDNN.
 TEST(DnnlConcatSum, ConcatAxes) {
   std::mt19937 rng(56);
   for (int64_t axis : {0, 1, 2, -1}) {
@@ -168,11 +169,25 @@ TEST(DnnlConcatSum, ConcatAxes) {
     const int ax = static_cast<int>(axis < 0 ? axis + 3 : axis);
     b[ax] = 5;
     ExpectDnnlMatchesRef(Case("Concat", {RandomTensor(a, rng), RandomTensor(b, rng), RandomTensor(a, rng)}, {},
-                              Attrs({{"axis", AV::Int(axis)}})));
+                              Attrs({{"axis", AV::Int(axis)}})),
+                         1e-4, nullptr, "exec.concat");
   }
   ExpectDnnlMatchesRef(Case("Concat", {RandomTensor({1, 64, 7, 7}, rng), RandomTensor({1, 32, 7, 7}, rng)}, {},
-                            Attrs({{"axis", AV::Int(1)}})));
-  ExpectDnnlMatchesRef(Case("Concat", {RandomTensor({3, 5}, rng)}, {}, Attrs({{"axis", AV::Int(0)}})));
+                            Attrs({{"axis", AV::Int(1)}})),
+                       1e-4, nullptr, "exec.concat");
+  ExpectDnnlMatchesRef(Case("Concat", {RandomTensor({3, 5}, rng)}, {}, Attrs({{"axis", AV::Int(0)}})), 1e-4, nullptr,
+                       "exec.concat");
+  const Tensor x = RandomTensor({1, 16, 5, 6}, rng), y = RandomTensor({1, 8, 5, 6}, rng);
+  auto want = RunRef(Case("Concat", {x, y}, {}, Attrs({{"axis", AV::Int(1)}})));
+  ASSERT_TRUE(want.ok()) << want.status().ToString();
+  Case nhwc("Concat", {ToNhwc(x, true), ToNhwc(y, true)}, {}, Attrs({{"axis", AV::Int(1)}}));
+  nhwc.input_formats = {Format::kNHWC, Format::kNHWC};
+  nhwc.output_formats = {Format::kNHWC};
+  auto p = PrepareCase(nhwc);
+  ASSERT_TRUE(p.ok() && (*p)->kernel != nullptr);
+  EXPECT_EQ(std::string((*p)->kernel->impl_name()).rfind("dnnl.concat", 0), 0u) << (*p)->kernel->impl_name();
+  ASSERT_TRUE((*p)->Run().ok());
+  ExpectNear(ToNhwc((*p)->outputs[0], false), (*want)[0].tensor, 0, "NHWC concat");
 }
 
 TEST(DnnlConcatSum, Sum) {
