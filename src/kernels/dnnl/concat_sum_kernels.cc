@@ -56,6 +56,22 @@ KernelPtr PrepareConcatSum(const OpView& v) {
   if (!plan) return nullptr;
   auto k = std::make_unique<DnnlKernel>(*v.node, plan->concat ? "dnnl.concat" : "dnnl.sum", v.threads);
   const dnnl::memory::desc y_md = ActivationDesc(v.out[0]);
+  if (plan->concat && v.static_shapes && !IsNonPlainLayout(v.out[0].format)) {
+    // A plain output (a U-Net's skip connection joined with an upsampled plain value): each input is reordered
+    // straight into its slice of the output, a view with the slice's offset. oneDNN's concat into a plain NCHW
+    // destination moves elements one by one (its `simple` implementation), several times slower than a reorder.
+    dnnl::memory::dims offsets(y_md.dims().size(), 0);
+    for (int i = 0; i < v.num_in(); ++i) {
+      const dnnl::memory::desc slot_md = ActivationDesc(v.in[i]);
+      const dnnl::memory::dims dims = slot_md.dims();
+      if (dims[plan->axis] > 0) {
+        AddReorder(k.get(), k->BindInput(i, slot_md), k->BindOutput(0, y_md.submemory_desc(dims, offsets)));
+      }
+      offsets[plan->axis] += dims[plan->axis];
+    }
+    k->Finalize();
+    return k;
+  }
   std::vector<dnnl::memory::desc> mds;
   std::vector<std::pair<int, dnnl::memory>> args;
   for (int i = 0; i < v.num_in(); ++i) {
@@ -75,11 +91,13 @@ KernelPtr PrepareConcatSum(const OpView& v) {
   }
   args.push_back({DNNL_ARG_DST, k->BindOutput(0, y_md)});
   if (plan->concat) {
-    const dnnl::concat::primitive_desc pd = dnnl::concat::primitive_desc(y_md, plan->axis, mds, k->engine(), UserScratchpadAttr());
+    const dnnl::concat::primitive_desc pd =
+        dnnl::concat::primitive_desc(y_md, plan->axis, mds, k->engine(), UserScratchpadAttr());
     k->AddStep(dnnl::concat(pd), pd, args);
   } else {
     const std::vector<float> scales(mds.size(), 1.f);
-    const dnnl::sum::primitive_desc pd = dnnl::sum::primitive_desc(y_md, scales, mds, k->engine(), UserScratchpadAttr());
+    const dnnl::sum::primitive_desc pd =
+        dnnl::sum::primitive_desc(y_md, scales, mds, k->engine(), UserScratchpadAttr());
     k->AddStep(dnnl::sum(pd), pd, args);
   }
   k->Finalize();

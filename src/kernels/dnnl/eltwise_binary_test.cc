@@ -190,6 +190,27 @@ TEST(DnnlConcatSum, ConcatAxes) {
   ExpectNear(ToNhwc((*p)->outputs[0], false), (*want)[0].tensor, 0, "NHWC concat");
 }
 
+// A plain output with an NHWC input (a U-Net's skip connection beside an upsampled plain value): each input is
+// reordered into its slice of the output; batch 2 makes the slices strided.
+TEST(DnnlConcatSum, MixedLayoutsIntoAPlainOutput) {
+  std::mt19937 rng(60);
+  for (int64_t n : {1, 2}) {
+    SCOPED_TRACE(n);
+    const Tensor x = RandomTensor({n, 16, 5, 6}, rng), y = RandomTensor({n, 7, 5, 6}, rng);
+    auto want = RunRef(Case("Concat", {x, y, x}, {}, Attrs({{"axis", AV::Int(1)}})));
+    ASSERT_TRUE(want.ok()) << want.status().ToString();
+    Case mixed("Concat", {ToNhwc(x, true), y, x}, {}, Attrs({{"axis", AV::Int(1)}}));
+    mixed.input_formats = {Format::kNHWC, Format::kND, Format::kND};
+    mixed.output_formats = {Format::kND};
+    auto p = PrepareCase(mixed);
+    ASSERT_TRUE(p.ok() && (*p)->kernel != nullptr);
+    EXPECT_EQ(std::string((*p)->kernel->impl_name()).rfind("dnnl.concat", 0), 0u) << (*p)->kernel->impl_name();
+    std::fill((*p)->outputs[0].data<float>(), (*p)->outputs[0].data<float>() + (*p)->outputs[0].numel(), NAN);
+    ASSERT_TRUE((*p)->Run().ok());
+    ExpectNear((*p)->outputs[0], (*want)[0].tensor, 0, "mixed concat");
+  }
+}
+
 TEST(DnnlConcatSum, Sum) {
   std::mt19937 rng(57);
   ExpectDnnlMatchesRef(Case("Sum", {RandomTensor({2, 3, 4}, rng)}));
