@@ -51,7 +51,22 @@ int SystemRunnableThreads() {
   return -1;
 }
 
+// The ScopedWidth of the task this thread runs, if any.
+thread_local const ContentionGovernor* tls_scope_governor = nullptr;
+thread_local int tls_scope_threads = 0;
+
 }  // namespace
+
+ContentionGovernor::ScopedWidth::ScopedWidth(const ContentionGovernor& governor, int threads)
+    : saved_governor_(tls_scope_governor), saved_threads_(tls_scope_threads) {
+  tls_scope_governor = &governor;
+  tls_scope_threads = std::clamp(threads, 1, governor.full_threads());
+}
+
+ContentionGovernor::ScopedWidth::~ScopedWidth() {
+  tls_scope_governor = saved_governor_;
+  tls_scope_threads = saved_threads_;
+}
 
 ContentionProbe ContentionProbe::System() {
   ContentionProbe p;
@@ -86,6 +101,7 @@ int ContentionGovernor::Threads() {
     std::unique_lock<std::mutex> lk(mu_, std::try_to_lock);
     if (lk.owns_lock()) Sample(now);
   }
+  if (tls_scope_governor == this) return tls_scope_threads;
   return threads_.load(std::memory_order_relaxed);
 }
 

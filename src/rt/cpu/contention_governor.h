@@ -8,6 +8,8 @@
 // thread, which never waits on another. A delayed window counts only while more threads are runnable on the system
 // than the pool is wide: run-queue delay also comes from the pool's own threads (a woken worker placed on the
 // caller's CPU until the scheduler moves one of them), which no other process causes and one thread would not cure.
+// While it holds the pool at one thread, a model may time its executions at each width and run at the faster inside
+// a ScopedWidth (rt/cpu/run_width.h): for some models full width stays faster beside a neighbour.
 // Where the run-queue delay cannot be read it counts the process's
 // involuntary context switches instead (a noisier sign: bursts of them occur on quiet machines too). It probes full
 // width again after a hold that doubles while contention persists (up to kMaxHold) and resets after a quiet window.
@@ -50,8 +52,27 @@ class ContentionGovernor {
 
   ContentionGovernor(int full_threads, ContentionPolicy policy, ContentionProbe probe = ContentionProbe::System());
 
-  // Threads the next parallel region should use: full_threads or 1.
+  // Threads the next parallel region should use: full_threads or 1, or, on a thread inside a ScopedWidth of this
+  // governor, that scope's width.
   int Threads();
+  // Whether contention holds the pool at one thread now (until the next probe at full width). A task runner may
+  // then pick the width of each execution itself (rt/cpu/run_width.h) and run it inside a ScopedWidth.
+  bool held_down() const {
+    return policy_ == ContentionPolicy::kAdaptive && threads_.load(std::memory_order_relaxed) < full_threads_;
+  }
+
+  // While alive, Threads() called on this thread returns |threads| (clamped to [1, full_threads]).
+  class ScopedWidth {
+   public:
+    ScopedWidth(const ContentionGovernor& governor, int threads);
+    ~ScopedWidth();
+    ScopedWidth(const ScopedWidth&) = delete;
+    ScopedWidth& operator=(const ScopedWidth&) = delete;
+
+   private:
+    const ContentionGovernor* saved_governor_;
+    int saved_threads_;
+  };
   int full_threads() const { return full_threads_; }
   // Times the governor has dropped to one thread (for reports and tests).
   uint64_t degradations() const { return degradations_.load(std::memory_order_relaxed); }

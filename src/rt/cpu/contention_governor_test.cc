@@ -77,6 +77,40 @@ TEST(ContentionGovernor, RunQueueDelayDropsToOneThreadThenProbesFullWidthAgain) 
   EXPECT_EQ(g.Threads(), 2);  // quiet: stays
 }
 
+// While held down, a model may run an execution at the width it measured faster (run_width.h): the scope's width
+// applies on its thread only, to this governor only, and the hold itself goes on.
+TEST(ContentionGovernor, ScopedWidthOverridesTheHoldOnItsThread) {
+  FakeProbe f;
+  ContentionGovernor g(4, ContentionPolicy::kAdaptive, f.Probe());
+  FakeProbe f_other;
+  ContentionGovernor other(4, ContentionPolicy::kAdaptive, f_other.Probe());
+  EXPECT_FALSE(g.held_down());
+  g.Threads();
+  f.Window(kBusyDelay);
+  g.Threads();
+  f.Window(kBusyDelay);
+  EXPECT_EQ(g.Threads(), 1);
+  EXPECT_TRUE(g.held_down());
+  {
+    ContentionGovernor::ScopedWidth scope(g, 4);
+    EXPECT_EQ(g.Threads(), 4);
+    EXPECT_EQ(other.Threads(), 4);  // not this scope's governor: its own width
+    {
+      ContentionGovernor::ScopedWidth inner(g, 9);  // clamped to the pool
+      EXPECT_EQ(g.Threads(), 4);
+    }
+    int seen_elsewhere = 0;
+    std::thread([&] { seen_elsewhere = g.Threads(); }).join();
+    EXPECT_EQ(seen_elsewhere, 1);
+    EXPECT_EQ(g.Threads(), 4);
+  }
+  EXPECT_EQ(g.Threads(), 1);
+  EXPECT_TRUE(g.held_down());
+  f.now += ContentionGovernor::kMinHoldNs;
+  EXPECT_EQ(g.Threads(), 4);  // the hold ends as before
+  EXPECT_FALSE(g.held_down());
+}
+
 // Run-queue delay while no more threads are runnable than the pool has is the pool's own doing (a woken worker
 // placed on the caller's CPU): no other process to give way to.
 TEST(ContentionGovernor, DelayWithoutOtherRunnableThreadsIsThePoolsOwn) {

@@ -1,6 +1,8 @@
 #include "rt/cpu/cpu_model.h"
 
+#include <chrono>
 #include <cstring>
+#include <optional>
 
 namespace ge::rt {
 
@@ -75,9 +77,7 @@ Status CpuModel::AddEventWait(int stream, int event) {
   return Add(stream, Task{EventWaitTask, events_[event].get()}, ModelTaskKind::kEventWait, event);
 }
 
-Status CpuModel::AddEndGraph(int stream) {
-  return Add(stream, Task{EndGraphTask, this}, ModelTaskKind::kEndGraph, -1);
-}
+Status CpuModel::AddEndGraph(int stream) { return Add(stream, Task{EndGraphTask, this}, ModelTaskKind::kEndGraph, -1); }
 
 Status CpuModel::CheckNoDeadlock() const {
   // Simulate one execution with every list advancing as far as it can; a list left behind waits forever.
@@ -139,6 +139,8 @@ Status CpuModel::RunList(int stream, const TaskContext& ctx) const {
   const Task* tasks = lists_[stream].data();
   const size_t n = lists_[stream].size();
   TaskContext c = ctx;
+  std::optional<ContentionGovernor::ScopedWidth> width;
+  if (run_width_ > 0) width.emplace(pool_->governor(), run_width_);
   for (size_t i = 0; i < n; ++i) {
     if (c.Stopped()) return StopReason();
     Status s = tasks[i].fn(tasks[i].args, c);
@@ -172,6 +174,9 @@ Status CpuModel::Run(const TaskContext& launch_ctx) {
     result = StopReason();
   } else {
     for (auto& slot : events_) slot->gen = slot->event.ReserveGeneration();
+    // Another process takes the CPU: this execution runs at the width recent ones were faster at.
+    run_width_ = pool_ != nullptr && pool_->governor().held_down() ? width_chooser_.Choose(pool_->num_threads()) : 0;
+    const auto start = std::chrono::steady_clock::now();
     TaskContext ctx = launch_ctx;
     ctx.model_stop = &stop_;
     if (ctx.stream != nullptr) static_cast<CpuStream*>(ctx.stream)->SetBlockedOn(this);
@@ -194,6 +199,11 @@ Status CpuModel::Run(const TaskContext& launch_ctx) {
       result = first_error_;
     }
     if (ctx.stream != nullptr) static_cast<CpuStream*>(ctx.stream)->SetBlockedOn(nullptr);
+    if (run_width_ > 0 && result.ok()) {
+      width_chooser_.Record(
+          run_width_,
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+    }
   }
   running_.store(false);
   return result;

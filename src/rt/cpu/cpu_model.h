@@ -23,6 +23,7 @@
 #include "base/status.h"
 #include "rt/cpu/cpu_event.h"
 #include "rt/cpu/cpu_stream.h"
+#include "rt/cpu/run_width.h"
 #include "rt/model.h"
 #include "rt/task.h"
 
@@ -109,7 +110,7 @@ class CpuModel final : public Model, public Interruptible {
 
   const std::string name_;
   ThreadPool* const pool_;
-  std::vector<std::vector<Task>> lists_;    // per stream; frozen by Finalize
+  std::vector<std::vector<Task>> lists_;     // per stream; frozen by Finalize
   std::vector<std::vector<TaskMeta>> meta_;  // per stream; build-time validation only
   std::vector<std::unique_ptr<EventSlot>> events_;
   std::deque<MemcpyArgs> memcpy_args_;  // stable addresses for memcpy tasks
@@ -119,6 +120,10 @@ class CpuModel final : public Model, public Interruptible {
   std::atomic<uint32_t> stop_{0};
   std::atomic<bool> running_{false};
   std::atomic<uint64_t> executions_{0};
+  // While contention holds the pool down, the width of the current execution's lists (0: the governor's own), set
+  // by the launching thread before any list starts; chosen by timing executions.
+  int run_width_ = 0;
+  RunWidthChooser width_chooser_;
   std::mutex mu_;
   std::condition_variable cv_;
   int pending_lists_ = 0;  // guarded by mu_
@@ -126,6 +131,5 @@ class CpuModel final : public Model, public Interruptible {
 
   std::vector<std::unique_ptr<CpuStream>> workers_;  // streams 1..N-1; declared last so they stop first
 };
-
 
 }  // namespace ge::rt
