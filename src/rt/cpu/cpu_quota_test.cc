@@ -36,6 +36,8 @@ TEST_F(CgroupTree, V2QuotaRoundsUp) {
   EXPECT_EQ(CgroupCpuLimit(root_, "0::/app\n"), 1);
   Write("/app/cpu.max", "20000 100000\n");  // a fifth of a CPU is still one thread
   EXPECT_EQ(CgroupCpuLimit(root_, "0::/app\n"), 1);
+  Write("/app/cpu.max", "390000 99000\n");  // every digit counts: 3.94 CPUs
+  EXPECT_EQ(CgroupCpuLimit(root_, "0::/app\n"), 4);
 }
 
 TEST_F(CgroupTree, V2MaxIsNoLimit) {

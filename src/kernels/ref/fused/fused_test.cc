@@ -31,10 +31,18 @@ Tensor Random(DataType dt, const Dims& dims, uint32_t seed) {
   for (int64_t i = 0; i < t.numel(); ++i) {
     float v = dist(rng);
     switch (dt) {
-      case DataType::kFloat: t.data<float>()[i] = v; break;
-      case DataType::kDouble: t.data<double>()[i] = v; break;
-      case DataType::kFloat16: t.data<float16>()[i] = float16(v); break;
-      default: t.data<bfloat16>()[i] = bfloat16(v); break;
+      case DataType::kFloat:
+        t.data<float>()[i] = v;
+        break;
+      case DataType::kDouble:
+        t.data<double>()[i] = v;
+        break;
+      case DataType::kFloat16:
+        t.data<float16>()[i] = float16(v);
+        break;
+      default:
+        t.data<bfloat16>()[i] = bfloat16(v);
+        break;
     }
   }
   return t;
@@ -120,8 +128,8 @@ TEST(FusedConv, Float16RoundsAfterEveryStep) {
   auto y = RunFused(fused, "FusedConv", {x, w, Tensor(), sum}, a);
   ASSERT_TRUE(y.ok()) << y.status().ToString();
   for (int64_t i = 0; i < y->numel(); ++i) {
-    float s = static_cast<float>(float16(static_cast<float>(base.data<float16>()[i]) +
-                                         static_cast<float>(sum.data<float16>()[i])));
+    float s = static_cast<float>(
+        float16(static_cast<float>(base.data<float16>()[i]) + static_cast<float>(sum.data<float16>()[i])));
     EXPECT_EQ(static_cast<float>(y->data<float16>()[i]), s < 0 ? 0.f : s) << i;
   }
 }
@@ -200,14 +208,14 @@ TEST(FusedOps, Inference) {
   ASSERT_TRUE(conv.ok()) << conv.status().ToString();
   EXPECT_EQ((*conv)[0].shape.dims(), (Dims{2, 4, 6, 6}));  // the batch comes from Sum
   // Gemm's C is optional whatever opset the model imports for "ge".
-  auto gemm = t.InferOnly("FusedGemm", {TensorDesc(DataType::kFloat, Shape(Dims{2, 3})),
-                                        TensorDesc(DataType::kFloat, Shape(Dims{3, 5}))},
-                          {}, a, 1, 1, "ge");
+  auto gemm = t.InferOnly(
+      "FusedGemm", {TensorDesc(DataType::kFloat, Shape(Dims{2, 3})), TensorDesc(DataType::kFloat, Shape(Dims{3, 5}))},
+      {}, a, 1, 1, "ge");
   ASSERT_TRUE(gemm.ok()) << gemm.status().ToString();
   EXPECT_EQ((*gemm)[0].shape.dims(), (Dims{2, 5}));
-  auto mm = t.InferOnly("FusedMatMul", {TensorDesc(DataType::kFloat, Shape(Dims{7, 2, 3})),
-                                        TensorDesc(DataType::kFloat, Shape(Dims{3, 5})),
-                                        TensorDesc(DataType::kFloat, Shape(Dims{5}))},
+  auto mm = t.InferOnly("FusedMatMul",
+                        {TensorDesc(DataType::kFloat, Shape(Dims{7, 2, 3})),
+                         TensorDesc(DataType::kFloat, Shape(Dims{3, 5})), TensorDesc(DataType::kFloat, Shape(Dims{5}))},
                         {}, a, 1, 1, "ge");
   ASSERT_TRUE(mm.ok()) << mm.status().ToString();
   EXPECT_EQ((*mm)[0].shape.dims(), (Dims{7, 2, 5}));
@@ -236,12 +244,32 @@ TEST(FusedOps, InferenceErrors) {
   expect_error("FusedMatMul", {a, b, TensorDesc(DataType::kFloat, Shape(Dims{3}))}, {}, "last dim 5");
   expect_error("FusedMatMul", {a, b, TensorDesc(DataType::kFloat, Shape(Dims{1, 5}))}, {}, "must be 1-D");
   expect_error("FusedMatMul", {a, b, TensorDesc(DataType::kDouble, Shape(Dims{5}))}, {}, "dtype");
-  expect_error("FusedMatMul", {TensorDesc(DataType::kInt32, Shape(Dims{2, 3})), TensorDesc(DataType::kInt32, Shape(Dims{3, 5}))},
-               {}, "floating-point");
+  expect_error("FusedMatMul",
+               {TensorDesc(DataType::kInt32, Shape(Dims{2, 3})), TensorDesc(DataType::kInt32, Shape(Dims{3, 5}))}, {},
+               "floating-point");
   TensorDesc x(DataType::kFloat, Shape(Dims{1, 3, 8, 8})), w(DataType::kFloat, Shape(Dims{4, 3, 3, 3}));
   TensorDesc bias(DataType::kFloat, Shape(Dims{4}));
   expect_error("FusedConv", {x, w, bias, TensorDesc(DataType::kFloat, Shape(Dims{1, 4, 6, 5}))}, {},
                "Sum [1,4,6,5] must have Y's shape [1,4,6,6]");
+}
+
+TEST(FusedOps, SqueezeExciteInferenceErrors) {
+  auto t = FusedTester();
+  const TensorDesc x(DataType::kFloat, Shape(Dims{1, 8, 5, 5}));
+  const TensorDesc w1(DataType::kFloat, Shape(Dims{2, 8, 1, 1})), b1(DataType::kFloat, Shape(Dims{2}));
+  const TensorDesc w2(DataType::kFloat, Shape(Dims{8, 2, 1, 1})), b2(DataType::kFloat, Shape(Dims{8}));
+  auto infer = [&](const std::vector<TensorDesc>& in) { return t.InferOnly("SqueezeExcite", in, {}, {}, 1, 1, "ge"); };
+  auto ok = infer({x, w1, b1, w2, b2});
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  auto expect_error = [&](const std::vector<TensorDesc>& in, const std::string& words) {
+    auto r = infer(in);
+    ASSERT_FALSE(r.ok()) << words;
+    EXPECT_NE(r.status().message().find(words), std::string::npos) << r.status().ToString();
+  };
+  expect_error({x, TensorDesc(DataType::kDouble, Shape(Dims{2, 8, 1, 1})), b1, w2, b2}, "W1 must be float32");
+  expect_error({x, w1, b1, TensorDesc(DataType::kFloat16, Shape(Dims{8, 2, 1, 1})), b2}, "W2 must be float32");
+  expect_error({x, w1, TensorDesc(DataType::kInt32, Shape(Dims{2})), w2, b2}, "B1 must be float32");
+  expect_error({x, w1, b1, TensorDesc(DataType::kFloat, Shape(Dims{8, 3, 1, 1})), b2}, "W2 [8,3,1,1]");
 }
 
 // ge::Gelu(X, B): the sum rounded as Add rounds it, then the GELU of one input.
@@ -254,19 +282,19 @@ TEST(GeGelu, WithBIsTheGeluOfTheSum) {
   auto plain = RunFused(t, "Gelu", {sum}, {});
   ASSERT_TRUE(fused.ok() && plain.ok()) << fused.status().ToString() << plain.status().ToString();
   for (int64_t i = 0; i < sum.numel(); ++i) EXPECT_EQ(fused->data<float>()[i], plain->data<float>()[i]) << i;
-  auto inferred = t.InferOnly("Gelu", {TensorDesc(DataType::kFloat, Shape(Dims{2, 3, 5})),
-                                       TensorDesc(DataType::kFloat, Shape(Dims{3, 1}))},
-                              {}, {}, 1, 1, "ge");
+  auto inferred = t.InferOnly(
+      "Gelu", {TensorDesc(DataType::kFloat, Shape(Dims{2, 3, 5})), TensorDesc(DataType::kFloat, Shape(Dims{3, 1}))}, {},
+      {}, 1, 1, "ge");
   ASSERT_TRUE(inferred.ok()) << inferred.status().ToString();
   EXPECT_EQ((*inferred)[0].shape.dims(), (Dims{2, 3, 5}));
   // B must broadcast to X (not X to B) and have its dtype.
-  auto wide = t.InferOnly("Gelu", {TensorDesc(DataType::kFloat, Shape(Dims{3, 1})),
-                                   TensorDesc(DataType::kFloat, Shape(Dims{2, 3, 5}))},
-                          {}, {}, 1, 1, "ge");
+  auto wide = t.InferOnly(
+      "Gelu", {TensorDesc(DataType::kFloat, Shape(Dims{3, 1})), TensorDesc(DataType::kFloat, Shape(Dims{2, 3, 5}))}, {},
+      {}, 1, 1, "ge");
   EXPECT_FALSE(wide.ok());
-  auto dtype = t.InferOnly("Gelu", {TensorDesc(DataType::kFloat, Shape(Dims{2, 3})),
-                                    TensorDesc(DataType::kDouble, Shape(Dims{3}))},
-                           {}, {}, 1, 1, "ge");
+  auto dtype = t.InferOnly(
+      "Gelu", {TensorDesc(DataType::kFloat, Shape(Dims{2, 3})), TensorDesc(DataType::kDouble, Shape(Dims{3}))}, {}, {},
+      1, 1, "ge");
   EXPECT_FALSE(dtype.ok());
   EXPECT_FALSE(RunFused(t, "Gelu", {x, Random(DataType::kFloat, {4}, 6)}, {}).ok());
 }
