@@ -13,10 +13,11 @@ struct OpRow {
   const char* domain;
   const char* name;
   OpFamily family;
+  uint32_t traits;
 };
 
 constexpr OpRow kRows[] = {
-#define GE_OP(id, domain, name, family) {domain, name, OpFamily::family},
+#define GE_OP(id, domain, name, family, traits) {domain, name, OpFamily::family, traits},
 #include "ops/op_table.def"
 #undef GE_OP
 };
@@ -57,6 +58,8 @@ OpId OpIdOf(const ir::Node& node) { return OpIdOf(node.domain(), node.op_type())
 const char* OpDomain(OpId id) { return IsKnownOp(id) ? kRows[static_cast<int>(id)].domain : ""; }
 
 const char* OpName(OpId id) { return IsKnownOp(id) ? kRows[static_cast<int>(id)].name : ""; }
+
+uint32_t TraitsOf(OpId id) { return IsKnownOp(id) ? kRows[static_cast<int>(id)].traits : 0; }
 
 OpFamily FamilyOf(OpId id) { return IsKnownOp(id) ? kRows[static_cast<int>(id)].family : OpFamily::kMisc; }
 

@@ -51,27 +51,11 @@ bool DropoutIsTraining(const ir::Node& n, int64_t opset) {
 }
 
 bool IsNondeterministic(const ir::Node& n, const PassContext& ctx) {
-  switch (ops::OpIdOf(n)) {
-    case OpId::kRandomUniform:
-    case OpId::kRandomNormal:
-    case OpId::kRandomUniformLike:
-    case OpId::kRandomNormalLike:
-    case OpId::kBernoulli:
-    case OpId::kMultinomial:
-      return true;
-    case OpId::kDropout:
-      return DropoutIsTraining(n, ctx.OpsetFor(n.domain()));
-    // Session state: a variable's value is not known at compile time, and two variables of one desc are not one.
-    case OpId::kGeVariable:
-    case OpId::kGeAssign:
-    case OpId::kGeAssignAdd:
-    case OpId::kGeAssignSub:
-    case OpId::kGeVarIsInitializedOp:
-    case OpId::kGeFileConstant:
-      return true;
-    default:
-      return false;
-  }
+  const OpId id = ops::OpIdOf(n);
+  // Session state: a variable's value is not known at compile time, and two variables of one desc are not one;
+  // nor is a FileConstant's, read from its file at load.
+  if (ops::HasTrait(id, ops::OpTrait::kRandom | ops::OpTrait::kStateful) || id == OpId::kGeFileConstant) return true;
+  return id == OpId::kDropout && DropoutIsTraining(n, ctx.OpsetFor(n.domain()));
 }
 
 bool HasSideEffects(const ir::Node& n) { return ops::IsAssignOp(n); }

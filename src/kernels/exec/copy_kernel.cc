@@ -13,8 +13,8 @@ CopyKernel::CopyKernel(int num_inputs, int num_outputs, size_t nbytes) : nbytes_
   num_outputs_ = num_outputs;
 }
 
-CopyKernel::CopyKernel(int num_inputs, int num_outputs, std::vector<std::vector<bool>> runtime_input_dims,
-                       int out_rank, size_t elem_bytes)
+CopyKernel::CopyKernel(int num_inputs, int num_outputs, std::vector<std::vector<bool>> runtime_input_dims, int out_rank,
+                       size_t elem_bytes)
     : nbytes_(0), out_rank_(out_rank), elem_bytes_(elem_bytes) {
   fn_ = &CopyKernel::Task;
   num_inputs_ = num_inputs;
@@ -44,9 +44,6 @@ Status CopyKernel::Task(void* args, rt::TaskContext& ctx) {
 
 namespace {
 
-constexpr ops::OpId kCopyOps[] = {ops::OpId::kIdentity,  ops::OpId::kReshape,   ops::OpId::kFlatten,
-                                   ops::OpId::kSqueeze,   ops::OpId::kUnsqueeze, ops::OpId::kDropout};
-
 // Dropout is a copy when it is not training: before opset 12 always; from 12 when training_mode is absent or a
 // constant false. The mask output must be absent and the data floating-point (ref rejects other types).
 bool DropoutIsCopy(const PrepareRequest& r) {
@@ -63,9 +60,7 @@ bool DropoutIsCopy(const PrepareRequest& r) {
 std::unique_ptr<PreparedKernel> PrepareCopy(const PrepareRequest& r) {
   const ir::Node& n = *r.node;
   const ops::OpId id = ops::OpIdOf(n);
-  bool known = false;
-  for (ops::OpId op : kCopyOps) known = known || id == op;
-  if (!known || n.num_inputs() < 1 || n.num_outputs() < 1) return nullptr;
+  if (!ops::HasTrait(id, ops::OpTrait::kDataView) || n.num_inputs() < 1 || n.num_outputs() < 1) return nullptr;
   if (!InputPresent(r, 0) || !OutputPresent(r, 0)) return nullptr;
   if (id == ops::OpId::kDropout) {
     if (!DropoutIsCopy(r)) return nullptr;

@@ -77,16 +77,6 @@ constexpr FastEntry kFastKernels[] = {
 };
 // clang-format on
 
-// Ops whose values are sequences or optionals, or whose ref kernels run subgraphs: never prepared, even when the
-// graph's descs do not say so.
-// clang-format off
-constexpr OpId kDynamicOps[] = {
-    OpId::kIf, OpId::kLoop, OpId::kScan, OpId::kSequenceMap, OpId::kSequenceConstruct, OpId::kSequenceEmpty,
-    OpId::kSequenceAt, OpId::kSequenceInsert, OpId::kSequenceErase, OpId::kSequenceLength, OpId::kSplitToSequence,
-    OpId::kConcatFromSequence, OpId::kOptional, OpId::kOptionalHasElement, OpId::kOptionalGetElement,
-};
-// clang-format on
-
 bool PlainTensor(const ir::Value* v) {
   return v == nullptr || (v->desc().kind == ValueKind::kTensor && v->desc().dtype != DataType::kString);
 }
@@ -152,10 +142,9 @@ PrepareRequest MakeRequest(const ir::Node& node, const RequestSettings& settings
 bool CanPrepare(const ir::Node& node) {
   if (!node.subgraphs().empty()) return false;
   if (NeedsLayoutEngine(node)) return !IsHostOrRefEngine(node.engine());
+  // Sequences, optionals and subgraph bodies run on the host executor, even when the graph's descs do not say so.
   const OpId id = ops::OpIdOf(node);
-  for (OpId op : kDynamicOps) {
-    if (id == op) return false;
-  }
+  if (ops::HasTrait(id, ops::OpTrait::kHostOnly)) return false;
   if (ref::RefKernels().Find(id) == nullptr) return false;
   for (const ir::Value* v : node.inputs()) {
     if (!PlainTensor(v)) return false;

@@ -10,25 +10,8 @@
 namespace ge::runtime::v2 {
 namespace {
 
-using ops::OpId;
-
 // What the partition balances: matrix products, convolutions and recurrences dominate a model's time.
-double NodeWeight(const ir::Node& n) {
-  switch (ops::OpIdOf(n)) {
-    case OpId::kMatMul:
-    case OpId::kGemm:
-    case OpId::kConv:
-    case OpId::kConvTranspose:
-    case OpId::kGeFusedMatMul:
-    case OpId::kGeFusedGemm:
-    case OpId::kLSTM:
-    case OpId::kGRU:
-    case OpId::kRNN:
-      return 8;
-    default:
-      return 1;
-  }
-}
+double NodeWeight(const ir::Node& n) { return ops::HasTrait(ops::OpIdOf(n), ops::OpTrait::kComputeHeavy) ? 8 : 1; }
 
 int64_t NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -188,9 +171,7 @@ StatusOr<std::unique_ptr<PipelineModel>> PipelineModel::Load(std::unique_ptr<ir:
 PipelineModel::~PipelineModel() {
   stop_.store(true);
   for (auto& s : stages_) {
-    {
-      std::lock_guard<std::mutex> lk(s->mu);
-    }
+    { std::lock_guard<std::mutex> lk(s->mu); }
     s->cv.notify_all();
   }
   for (auto& s : stages_) {
