@@ -14,6 +14,7 @@
 #include "kernels/dnnl/packed_layout.h"
 #include "kernels/exec/concat_kernel.h"
 #include "kernels/exec/depthwise_conv_plain_kernel.h"
+#include "kernels/exec/gru_kernel.h"
 #include "kernels/exec/im2col_conv_kernel.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/lstm_kernel.h"
@@ -190,9 +191,14 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     if (request.node->op_type() == "Concat" && v.variant.empty()) {
       if (KernelPtr k = exec::PrepareConcat(request)) return k;
     }
-    // ge's batch-1 LSTM (exec/lstm_kernel.h) unless the oneDNN kernel is asked for.
-    if (e->prepare == PrepareRnn && v.variant != kDnnlGemmVariant && e->supported(v)) {
-      if (KernelPtr k = exec::PrepareLstmBatch1(request)) return k;
+    // ge's LSTM and GRU (exec/lstm_kernel.h, exec/gru_kernel.h) unless the oneDNN kernel is asked for: no
+    // primitive to create, no GEMM kernels to generate on first use, and weights the compiler packs for them.
+    if (e->prepare == PrepareRnn && v.variant != kDnnlGemmVariant) {
+      const bool lstm = request.node->op_type() == "LSTM";
+      if (KernelPtr k = lstm ? exec::PrepareLstm(request) : exec::PrepareGru(request)) return k;
+      if (v.packed_input >= 0) {
+        return DataLoss(label + ": its weights were packed for another build's RNN kernel (" + v.packed_layout + ")");
+      }
     }
     if (IsMatMul(*e) && (v.variant == kGePackedGemmVariant || (v.variant.empty() && PackedGemmIsDefault(v, request)))) {
       if (KernelPtr k = exec::PrepareMatMulPacked(request)) return k;
@@ -217,7 +223,12 @@ StatusOr<KernelChoice> ChooseKernel(const exec::PrepareRequest& request) {
   auto* dk = dynamic_cast<DnnlKernel*>(k.get());
   if (dk == nullptr) {  // declined (the loader falls back to ge's own kernels), or ge's own variant chosen
     choice.prepared = k != nullptr;
-    if (k != nullptr) choice.impl = k->impl_name();
+    if (k == nullptr) return choice;
+    choice.impl = k->impl_name();
+    exec::PackedConstant packed;
+    if (k->PackedConstants(&packed)) {
+      choice.packed.push_back(PackedWeights{packed.input, std::move(packed.layout), std::move(packed.bytes)});
+    }
     return choice;
   }
   choice.prepared = true;

@@ -131,7 +131,7 @@ void PackedGemm(int64_t m0, int64_t m1, int64_t p0, int64_t p1, const float* a, 
                 const float* bias, GemmActivation act, float* c, int64_t ldc) {
 #ifdef GE_PACKED_GEMM_X86
   for (int64_t q = p0; q < p1; ++q) {
-    const float* panel = b.data.data() + q * b.k * kPanel;
+    const float* panel = b.panels() + q * b.k * kPanel;
     const int64_t col0 = q * kPanel, cols = std::min(kPanel, b.n - col0);
     for (int64_t i = m0; i < m1; i += kRows) {
       const int rows = static_cast<int>(std::min<int64_t>(kRows, m1 - i));

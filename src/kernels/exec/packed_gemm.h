@@ -16,6 +16,12 @@ inline constexpr int64_t kPanel = 16;
 struct PackedMatrix {
   int64_t k = 0, n = 0;
   std::vector<float> data;  // panels; 32-byte alignment is not required (unaligned loads)
+  // The same panels where the model maps them (packed at compile time, exec/rnn_weights.h); used instead of data
+  // when set. Not owned: the model's constant outlives the kernel.
+  const float* mapped = nullptr;
+  const float* panels() const { return mapped != nullptr ? mapped : data.data(); }
+  // Floats of the panels of a [k, n] matrix.
+  static int64_t PanelFloats(int64_t k, int64_t n) { return (n + kPanel - 1) / kPanel * k * kPanel; }
 };
 
 // Packs B ([K, N] with row stride ldb, or, when trans, B^T stored as [N, K] with row stride ldb).
