@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "kernels/exec/kernel_util.h"
+
+#pragma GCC diagnostic ignored "-Wpsabi"  // lanes never cross a call: the steps are flattened
 #include "kernels/exec/nhwc_conv.h"
 #include "kernels/exec/packed_gemm.h"
 #include "kernels/exec/packed_weights.h"
@@ -100,8 +102,10 @@ class GruKernel final : public PreparedKernel {
 
 #ifdef GE_RNN_STEP_X86
   // One step of one batch row: h_next from h and the row's projection g (z, r, h blocks of Hp).
-  __attribute__((target("avx2,fma"))) void StepLbr(const Direction& dir, const float* g, const float* h,
-                                                   float* h_next) const {
+  __attribute__((target("avx2,fma"), flatten)) void StepLbr(const Direction& dir, const float* g, const float* h,
+                                                            float* h_next) const {
+    using rnn::Lanes;
+    using rnn::LoadN;
     const int64_t hp = Hp();
     const float* r_panels = dir.r_panels.data();
     const float* rbh = dir.rbh.data();
@@ -109,19 +113,22 @@ class GruKernel final : public PreparedKernel {
     for (int64_t q = 0; q < LbrPanels(); ++q) {
       rnn::PanelMatVec<6>(h, r_panels + q * hidden * kLbrCols, hidden, 1, nullptr, rec);
       const int64_t u0 = q * kLbrUnits, n = std::min(kLbrUnits, hidden - u0);
-      for (int64_t j = 0; j < n; ++j) {
-        const int64_t u = u0 + j;
-        const float z = rnn::Sigmoid(g[u] + rec[j]);
-        const float r = rnn::Sigmoid(g[hp + u] + rec[kLbrUnits + j]);
-        const float hh = rnn::Tanh(g[2 * hp + u] + r * (rec[2 * kLbrUnits + j] + rbh[u]));
-        h_next[u] = (1.f - z) * hh + z * h[u];
+      for (int64_t j = 0; j < n; j += 8) {
+        const int64_t u = u0 + j, count = n - j;
+        const Lanes z = SigmoidLanes(LoadN(g + u, 8) + LoadN(rec + j, 8));
+        const Lanes r = SigmoidLanes(LoadN(g + hp + u, 8) + LoadN(rec + kLbrUnits + j, 8));
+        const Lanes hh =
+            TanhLanes(LoadN(g + 2 * hp + u, 8) + r * (LoadN(rec + 2 * kLbrUnits + j, 8) + LoadN(rbh + u, 8)));
+        rnn::StoreN(h_next + u, (1.f - z) * hh + z * LoadN(h + u, count), count);
       }
     }
   }
 
   // The same without linear_before_reset; z and rh: [H] scratch.
-  __attribute__((target("avx2,fma"))) void StepPlain(const Direction& dir, const float* g, const float* h, float* z,
-                                                     float* rh, float* h_next) const {
+  __attribute__((target("avx2,fma"), flatten)) void StepPlain(const Direction& dir, const float* g, const float* h,
+                                                              float* z, float* rh, float* h_next) const {
+    using rnn::Lanes;
+    using rnn::LoadN;
     const int64_t hp = Hp();
     const float* zr_panels = dir.r_panels.data();
     const float* h_panels = zr_panels + ZrPanels() * hidden * kCols;
@@ -129,19 +136,21 @@ class GruKernel final : public PreparedKernel {
     for (int64_t q = 0; q < ZrPanels(); ++q) {
       rnn::PanelMatVec<8>(h, zr_panels + q * hidden * kCols, hidden, 1, nullptr, rec);
       const int64_t u0 = q * kZrUnits, n = std::min(kZrUnits, hidden - u0);
-      for (int64_t j = 0; j < n; ++j) {
-        const int64_t u = u0 + j;
-        z[u] = rnn::Sigmoid(g[u] + rec[j]);
-        rh[u] = rnn::Sigmoid(g[hp + u] + rec[kZrUnits + j]) * h[u];
+      for (int64_t j = 0; j < n; j += 8) {
+        const int64_t u = u0 + j, count = n - j;
+        rnn::StoreN(z + u, SigmoidLanes(LoadN(g + u, count) + LoadN(rec + j, 8)), count);
+        const Lanes r = SigmoidLanes(LoadN(g + hp + u, count) + LoadN(rec + kZrUnits + j, 8));
+        rnn::StoreN(rh + u, r * LoadN(h + u, count), count);
       }
     }
     for (int64_t q = 0; q < HPanels(); ++q) {
       rnn::PanelMatVec<8>(rh, h_panels + q * hidden * kCols, hidden, 1, nullptr, rec);
       const int64_t u0 = q * kHUnits, n = std::min(kHUnits, hidden - u0);
-      for (int64_t j = 0; j < n; ++j) {
-        const int64_t u = u0 + j;
-        const float hh = rnn::Tanh(g[2 * hp + u] + rec[j]);
-        h_next[u] = (1.f - z[u]) * hh + z[u] * h[u];
+      for (int64_t j = 0; j < n; j += 8) {
+        const int64_t u = u0 + j, count = n - j;
+        const Lanes hh = TanhLanes(LoadN(g + 2 * hp + u, count) + LoadN(rec + j, 8));
+        const Lanes zu = LoadN(z + u, count);
+        rnn::StoreN(h_next + u, (1.f - zu) * hh + zu * LoadN(h + u, count), count);
       }
     }
   }

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "kernels/exec/kernel_util.h"
+
+#pragma GCC diagnostic ignored "-Wpsabi"  // lanes never cross a call: UpdateUnits is flattened
 #include "kernels/exec/nhwc_conv.h"
 #include "kernels/exec/packed_gemm.h"
 #include "kernels/exec/packed_weights.h"
@@ -38,32 +40,23 @@ struct Direction {
 
 #ifdef GE_RNN_STEP_X86
 // The cell update of units [u0, u0 + n) (n <= 16) from their panel's gate pre-activations g (i, o, f, c blocks of
-// 16): c in place, the new h into h_next. p: peepholes [3H] or null.
-__attribute__((target("avx2,fma"))) void UpdateUnits(const float* g, const float* p, int64_t hidden, int64_t u0,
-                                                     int64_t n, float* c, float* h_next) {
-  using rnn::Sigmoid;
-  using rnn::Tanh;
-  const float* gi = g;
-  const float* go = g + kUnits;
-  const float* gf = g + 2 * kUnits;
-  const float* gc = g + 3 * kUnits;
-  if (p == nullptr) {
-    for (int64_t j = 0; j < n; ++j) {
-      const int64_t u = u0 + j;
-      const float cell = Sigmoid(gf[j]) * c[u] + Sigmoid(gi[j]) * Tanh(gc[j]);
-      c[u] = cell;
-      h_next[u] = Sigmoid(go[j]) * Tanh(cell);
+// 16), in two groups of 8 lanes: c in place, the new h into h_next. p: peepholes [3H] or null.
+__attribute__((target("avx2,fma"), flatten)) void UpdateUnits(const float* g, const float* p, int64_t hidden,
+                                                              int64_t u0, int64_t n, float* c, float* h_next) {
+  using rnn::Lanes;
+  using rnn::LoadN;
+  for (int64_t j = 0; j < n; j += 8) {
+    const int64_t count = n - j, u = u0 + j;
+    Lanes gi = LoadN(g + j, 8), go = LoadN(g + kUnits + j, 8), gf = LoadN(g + 2 * kUnits + j, 8);
+    const Lanes gc = LoadN(g + 3 * kUnits + j, 8), cv = LoadN(c + u, count);
+    if (p != nullptr) {
+      gi += LoadN(p + u, count) * cv;
+      gf += LoadN(p + 2 * hidden + u, count) * cv;
     }
-    return;
-  }
-  const float* pi = p;
-  const float* po = p + hidden;
-  const float* pf = p + 2 * hidden;
-  for (int64_t j = 0; j < n; ++j) {
-    const int64_t u = u0 + j;
-    const float cell = Sigmoid(gf[j] + pf[u] * c[u]) * c[u] + Sigmoid(gi[j] + pi[u] * c[u]) * Tanh(gc[j]);
-    c[u] = cell;
-    h_next[u] = Sigmoid(go[j] + po[u] * cell) * Tanh(cell);
+    const Lanes cell = SigmoidLanes(gf) * cv + SigmoidLanes(gi) * TanhLanes(gc);
+    if (p != nullptr) go += LoadN(p + hidden + u, count) * cell;
+    rnn::StoreN(c + u, cell, count);
+    rnn::StoreN(h_next + u, SigmoidLanes(go) * TanhLanes(cell), count);
   }
 }
 #endif

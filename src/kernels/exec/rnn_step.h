@@ -1,15 +1,21 @@
 // The per-step pieces shared by ge's RNN kernels (exec.lstm, exec.gru): the matrix-vector product of a hidden state
 // with recurrent weights packed into column panels (one panel of 8 x kAcc columns in kAcc AVX2 accumulators, its
-// rows read once per step), and the scalar gate functions on FastExp. x86-64 builds only (GE_RNN_STEP_X86).
+// rows read once per step), and loads and stores of the lanes the gate math runs on. x86-64 builds only
+// (GE_RNN_STEP_X86).
 #pragma once
+#include <algorithm>
 #include <cstdint>
-
-#include "kernels/exec/fast_exp.h"
+#include <cstring>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
+
+#include "kernels/exec/fast_math.h"
 #define GE_RNN_STEP_X86 1
 #endif
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"  // lanes never cross a call: their users are flattened
 
 namespace ge::exec::rnn {
 
@@ -37,20 +43,22 @@ __attribute__((target("avx2,fma"))) void PanelMatVec(const float* h, const float
 }
 #endif
 
-inline float Sigmoid(float x) { return 1.f / (1.f + FastExp(-x)); }
+#ifdef GE_RNN_STEP_X86
+// Eight floats in AVX2 lanes: the gate math runs fast_math.h's SigmoidLanes and TanhLanes on them (within 3 ulp);
+// the functions that use them are `flatten` with target avx2,fma so the fused forms are inlined.
+using Lanes = FloatLanes<8>;
 
-// 1 - 2 / (exp(2x) + 1): exact limits at +-inf (exp overflows to inf or underflows to 0), NaN stays NaN. Below
-// |x| = 1/4, where that difference cancels, the odd Taylor polynomial to x^9 (relative error < 1e-8).
-inline float Tanh(float x) {
-  const float x2 = x * x;
-  float p = 62.f / 2835.f;
-  p = p * x2 - 17.f / 315.f;
-  p = p * x2 + 2.f / 15.f;
-  p = p * x2 - 1.f / 3.f;
-  p = p * x2 + 1.f;
-  const float small = x * p;
-  const float large = 1.f - 2.f / (FastExp(2.f * x) + 1.f);
-  return x2 < 0.0625f ? small : large;
+// The first min(count, 8) floats of p (count may be <= 0), zeros after.
+inline Lanes LoadN(const float* p, int64_t count) {
+  Lanes v{};
+  if (count > 0) std::memcpy(&v, p, static_cast<size_t>(std::min<int64_t>(count, 8)) * sizeof(float));
+  return v;
 }
+inline void StoreN(float* p, Lanes v, int64_t count) {
+  if (count > 0) std::memcpy(p, &v, static_cast<size_t>(std::min<int64_t>(count, 8)) * sizeof(float));
+}
+#endif
 
 }  // namespace ge::exec::rnn
+
+#pragma GCC diagnostic pop
