@@ -48,6 +48,7 @@ class GruKernel final : public PreparedKernel {
 
   int64_t seq = 0, batch = 1, input = 0, hidden = 0;
   bool lbr = false, reverse_only = false;
+  bool avx512 = false;  // the model's target and this CPU allow the AVX-512 loops (same packed constants)
   std::vector<Direction> dirs;
 
   int64_t Hp() const { return RoundUp(hidden, 16); }
@@ -95,62 +96,87 @@ class GruKernel final : public PreparedKernel {
   }
 
  private:
-  // Per direction: the projections [seq][batch][GateStride()], then h twice (the step's input and its output)
-  // [batch][H each], then (not lbr) z and r * h [H each].
-  int64_t DirectionFloats() const { return seq * batch * GateStride() + 2 * batch * hidden + 2 * hidden; }
+  // Per direction: the projections [seq][batch][GateStride()], then h twice (the step's input and its output), z and
+  // r * h (not lbr) [batch][H each], and the recurrent products of one panel [batch][64].
+  int64_t DirectionFloats() const { return seq * batch * GateStride() + 4 * batch * hidden + batch * kCols; }
   size_t ScratchFloats() const { return static_cast<size_t>(DirectionFloats() * static_cast<int64_t>(dirs.size())); }
 
 #ifdef GE_RNN_STEP_X86
-  // One step of one batch row: h_next from h and the row's projection g (z, r, h blocks of Hp).
+  // The recurrent product of every batch row's h (rows H apart) with one R^T panel of kVec x 16 columns into rec
+  // (rows kVec x 16 apart).
+  template <int kVec>
+  void PanelProduct(const float* h, const float* panel, float* rec) const {
+    constexpr int64_t kPanelCols = 16 * kVec;
+    if (avx512) {
+      rnn::PanelMatVecRows512<kVec>(h, hidden, batch, panel, hidden, nullptr, 0, rec, kPanelCols);
+      return;
+    }
+    for (int64_t b = 0; b < batch; ++b) {
+      rnn::PanelMatVec<2 * kVec>(h + b * hidden, panel, hidden, 1, nullptr, rec + b * kPanelCols);
+    }
+  }
+
+  // One step of every batch row: h_next from h and the rows' projections g (z, r, h blocks of Hp per row, rows
+  // GateStride() apart); rec: [batch][48] scratch.
   __attribute__((target("avx2,fma"), flatten)) void StepLbr(const Direction& dir, const float* g, const float* h,
-                                                            float* h_next) const {
+                                                            float* rec, float* h_next) const {
     using rnn::Lanes;
     using rnn::LoadN;
-    const int64_t hp = Hp();
+    const int64_t hp = Hp(), stride = GateStride();
     const float* r_panels = dir.r_panels.data();
     const float* rbh = dir.rbh.data();
-    alignas(32) float rec[kLbrCols];
     for (int64_t q = 0; q < LbrPanels(); ++q) {
-      rnn::PanelMatVec<6>(h, r_panels + q * hidden * kLbrCols, hidden, 1, nullptr, rec);
+      PanelProduct<kLbrCols / 16>(h, r_panels + q * hidden * kLbrCols, rec);
       const int64_t u0 = q * kLbrUnits, n = std::min(kLbrUnits, hidden - u0);
-      for (int64_t j = 0; j < n; j += 8) {
-        const int64_t u = u0 + j, count = n - j;
-        const Lanes z = SigmoidLanes(LoadN(g + u, 8) + LoadN(rec + j, 8));
-        const Lanes r = SigmoidLanes(LoadN(g + hp + u, 8) + LoadN(rec + kLbrUnits + j, 8));
-        const Lanes hh =
-            TanhLanes(LoadN(g + 2 * hp + u, 8) + r * (LoadN(rec + 2 * kLbrUnits + j, 8) + LoadN(rbh + u, 8)));
-        rnn::StoreN(h_next + u, (1.f - z) * hh + z * LoadN(h + u, count), count);
+      for (int64_t b = 0; b < batch; ++b) {
+        const float* gb = g + b * stride;
+        const float* rb = rec + b * kLbrCols;
+        for (int64_t j = 0; j < n; j += 8) {
+          const int64_t u = u0 + j, count = n - j;
+          const Lanes z = SigmoidLanes(LoadN(gb + u, 8) + LoadN(rb + j, 8));
+          const Lanes r = SigmoidLanes(LoadN(gb + hp + u, 8) + LoadN(rb + kLbrUnits + j, 8));
+          const Lanes hh =
+              TanhLanes(LoadN(gb + 2 * hp + u, 8) + r * (LoadN(rb + 2 * kLbrUnits + j, 8) + LoadN(rbh + u, 8)));
+          rnn::StoreN(h_next + b * hidden + u, (1.f - z) * hh + z * LoadN(h + b * hidden + u, count), count);
+        }
       }
     }
   }
 
-  // The same without linear_before_reset; z and rh: [H] scratch.
+  // The same without linear_before_reset; z and rh: [batch][H] scratch, rec: [batch][64].
   __attribute__((target("avx2,fma"), flatten)) void StepPlain(const Direction& dir, const float* g, const float* h,
-                                                              float* z, float* rh, float* h_next) const {
+                                                              float* z, float* rh, float* rec, float* h_next) const {
     using rnn::Lanes;
     using rnn::LoadN;
-    const int64_t hp = Hp();
+    const int64_t hp = Hp(), stride = GateStride();
     const float* zr_panels = dir.r_panels.data();
     const float* h_panels = zr_panels + ZrPanels() * hidden * kCols;
-    alignas(32) float rec[kCols];
     for (int64_t q = 0; q < ZrPanels(); ++q) {
-      rnn::PanelMatVec<8>(h, zr_panels + q * hidden * kCols, hidden, 1, nullptr, rec);
+      PanelProduct<kCols / 16>(h, zr_panels + q * hidden * kCols, rec);
       const int64_t u0 = q * kZrUnits, n = std::min(kZrUnits, hidden - u0);
-      for (int64_t j = 0; j < n; j += 8) {
-        const int64_t u = u0 + j, count = n - j;
-        rnn::StoreN(z + u, SigmoidLanes(LoadN(g + u, count) + LoadN(rec + j, 8)), count);
-        const Lanes r = SigmoidLanes(LoadN(g + hp + u, count) + LoadN(rec + kZrUnits + j, 8));
-        rnn::StoreN(rh + u, r * LoadN(h + u, count), count);
+      for (int64_t b = 0; b < batch; ++b) {
+        const float* gb = g + b * stride;
+        const float* rb = rec + b * kCols;
+        for (int64_t j = 0; j < n; j += 8) {
+          const int64_t u = u0 + j, count = n - j, at = b * hidden + u;
+          rnn::StoreN(z + at, SigmoidLanes(LoadN(gb + u, count) + LoadN(rb + j, 8)), count);
+          const Lanes r = SigmoidLanes(LoadN(gb + hp + u, count) + LoadN(rb + kZrUnits + j, 8));
+          rnn::StoreN(rh + at, r * LoadN(h + at, count), count);
+        }
       }
     }
     for (int64_t q = 0; q < HPanels(); ++q) {
-      rnn::PanelMatVec<8>(rh, h_panels + q * hidden * kCols, hidden, 1, nullptr, rec);
+      PanelProduct<kCols / 16>(rh, h_panels + q * hidden * kCols, rec);
       const int64_t u0 = q * kHUnits, n = std::min(kHUnits, hidden - u0);
-      for (int64_t j = 0; j < n; j += 8) {
-        const int64_t u = u0 + j, count = n - j;
-        const Lanes hh = TanhLanes(LoadN(g + 2 * hp + u, count) + LoadN(rec + j, 8));
-        const Lanes zu = LoadN(z + u, count);
-        rnn::StoreN(h_next + u, (1.f - zu) * hh + zu * LoadN(h + u, count), count);
+      for (int64_t b = 0; b < batch; ++b) {
+        const float* gb = g + b * stride;
+        const float* rb = rec + b * kCols;
+        for (int64_t j = 0; j < n; j += 8) {
+          const int64_t u = u0 + j, count = n - j, at = b * hidden + u;
+          const Lanes hh = TanhLanes(LoadN(gb + 2 * hp + u, count) + LoadN(rb + j, 8));
+          const Lanes zu = LoadN(z + at, count);
+          rnn::StoreN(h_next + at, (1.f - zu) * hh + zu * LoadN(h + at, count), count);
+        }
       }
     }
   }
@@ -162,10 +188,15 @@ class GruKernel final : public PreparedKernel {
     float* h = gates + seq * batch * stride;
     float* h_next = h + state;
     float* z = h_next + state;
-    float* rh = z + hidden;
+    float* rh = z + state;
+    float* rec = rh + state;
     const float* x = static_cast<const float*>(io.inputs[kX]);
-    PackedGemm(0, seq * batch, 0, (stride + kPanel - 1) / kPanel, x, input, dir.w, dir.bias.data(),
-               GemmActivation::kNone, gates, stride);
+    if (avx512) {
+      PackedGemmAvx512(0, seq * batch, x, input, dir.w, dir.bias.data(), gates, stride);
+    } else {
+      PackedGemm(0, seq * batch, 0, (stride + kPanel - 1) / kPanel, x, input, dir.w, dir.bias.data(),
+                 GemmActivation::kNone, gates, stride);
+    }
     const void* h0 = kInitH < static_cast<int>(io.inputs.size()) ? io.inputs[kInitH] : nullptr;
     if (h0 != nullptr) {
       std::memcpy(h, static_cast<const float*>(h0) + d * state, static_cast<size_t>(state) * sizeof(float));
@@ -176,13 +207,11 @@ class GruKernel final : public PreparedKernel {
     const bool reverse = reverse_only || d == 1;
     for (int64_t s = 0; s < seq; ++s) {
       const int64_t t = reverse ? seq - 1 - s : s;
-      for (int64_t b = 0; b < batch; ++b) {
-        const float* g = gates + (t * batch + b) * stride;
-        if (lbr) {
-          StepLbr(dir, g, h + b * hidden, h_next + b * hidden);
-        } else {
-          StepPlain(dir, g, h + b * hidden, z, rh, h_next + b * hidden);
-        }
+      const float* g = gates + t * batch * stride;
+      if (lbr) {
+        StepLbr(dir, g, h, rec, h_next);
+      } else {
+        StepPlain(dir, g, h, z, rh, rec, h_next);
       }
       if (y != nullptr) {
         std::memcpy(y + (t * num_dirs + d) * state, h_next, static_cast<size_t>(state) * sizeof(float));
@@ -328,6 +357,7 @@ std::unique_ptr<PreparedKernel> PrepareGru(const PrepareRequest& r) {
   k->hidden = hidden;
   k->lbr = a.GetInt("linear_before_reset", 0) != 0;
   k->reverse_only = direction == "reverse";
+  k->avx512 = PickLoopIsa(r.max_isa) == LoopIsa::kAvx512;
   k->dirs.resize(static_cast<size_t>(num_dirs));
   for (int64_t d = 0; d < num_dirs; ++d) {
     Direction& dir = k->dirs[d];

@@ -73,6 +73,7 @@ class LstmKernel final : public PreparedKernel {
 
   int64_t seq = 0, batch = 1, input = 0, hidden = 0;
   bool reverse_only = false;
+  bool avx512 = false;  // the model's target and this CPU allow the AVX-512 loops (same packed constants)
   std::vector<Direction> dirs;
 
   int64_t Panels() const { return (hidden + kUnits - 1) / kUnits; }
@@ -138,8 +139,12 @@ class LstmKernel final : public PreparedKernel {
     const float* x = static_cast<const float*>(io.inputs[kX]);
     const int64_t gemm_panels = (stride + kPanel - 1) / kPanel;
     auto project = [&](size_t t0, size_t t1) {
-      PackedGemm(static_cast<int64_t>(t0) * batch, static_cast<int64_t>(t1) * batch, 0, gemm_panels, x, input, dir.w,
-                 dir.bias.data(), GemmActivation::kNone, gates, stride);
+      const int64_t m0 = static_cast<int64_t>(t0) * batch, m1 = static_cast<int64_t>(t1) * batch;
+      if (avx512) {
+        PackedGemmAvx512(m0, m1, x, input, dir.w, dir.bias.data(), gates, stride);
+      } else {
+        PackedGemm(m0, m1, 0, gemm_panels, x, input, dir.w, dir.bias.data(), GemmActivation::kNone, gates, stride);
+      }
     };
     if (step_ctx != nullptr) {
       step_ctx->pool->ParallelFor(static_cast<size_t>(seq), project, std::max<size_t>(1, static_cast<size_t>(seq) / 8));
@@ -171,9 +176,13 @@ class LstmKernel final : public PreparedKernel {
           const float* panel = r_panels + static_cast<int64_t>(q) * h_size * kRPanel;
           const int64_t u0 = static_cast<int64_t>(q) * kUnits;
           const int64_t n = std::min(kUnits, h_size - u0);
+          if (avx512) {
+            float* gq = g + static_cast<int64_t>(q) * kRPanel;
+            rnn::PanelMatVecRows512<kRPanel / 16>(h, h_size, batch, panel, h_size, gq, stride, gq, stride);
+          }
           for (int64_t b = 0; b < batch; ++b) {
             float* gq = g + b * stride + static_cast<int64_t>(q) * kRPanel;
-            rnn::PanelMatVec<8>(h + b * h_size, panel, h_size, 1, gq, gq);
+            if (!avx512) rnn::PanelMatVec<8>(h + b * h_size, panel, h_size, 1, gq, gq);
             UpdateUnits(gq, p, h_size, u0, n, c + b * h_size, h_next + b * h_size);
             if (y_t != nullptr) {
               std::memcpy(y_t + b * h_size + u0, h_next + b * h_size + u0, static_cast<size_t>(n) * sizeof(float));
@@ -327,6 +336,7 @@ std::unique_ptr<PreparedKernel> PrepareLstm(const PrepareRequest& r) {
   k->input = input;
   k->hidden = hidden;
   k->reverse_only = direction == "reverse";
+  k->avx512 = PickLoopIsa(r.max_isa) == LoopIsa::kAvx512;
   k->dirs.resize(static_cast<size_t>(num_dirs));
   for (int64_t d = 0; d < num_dirs; ++d) {
     Direction& dir = k->dirs[d];

@@ -38,6 +38,12 @@ inline bool PackedGemmAllowed(IsaLevel max_isa) {
          (max_isa == IsaLevel::kNone || static_cast<int>(max_isa) >= static_cast<int>(IsaLevel::kX86_64_V3));
 }
 
+// Rows [m0, m1) of C = A @ B + bias (bias may be null) with AVX-512 tiles of 6 rows x two panels over the same packed
+// B: for kernels whose model target allows AVX-512 (PickLoopIsa); sums in another order than PackedGemm. Requires
+// AVX-512F.
+void PackedGemmAvx512(int64_t m0, int64_t m1, const float* a, int64_t lda, const PackedMatrix& b, const float* bias,
+                      float* c, int64_t ldc);
+
 // Rows [m0, m1) and panels [p0, p1) of C = act(A @ B + bias); bias may be null. Requires PackedGemmAvailable().
 void PackedGemm(int64_t m0, int64_t m1, int64_t p0, int64_t p1, const float* a, int64_t lda, const PackedMatrix& b,
                 const float* bias, GemmActivation act, float* c, int64_t ldc);

@@ -44,6 +44,75 @@ __attribute__((target("avx2,fma"))) void PanelMatVec(const float* h, const float
 #endif
 
 #ifdef GE_RNN_STEP_X86
+// AVX-512: one panel of 16 * kVec columns for kRows rows of h (row r at h + r * h_stride): out row r (at
+// out + r * out_stride) = init row r (same stride; may alias out, or null: zeros) + h row r @ panel. kRows of 1 or
+// 2 keep two sets of accumulators (even and odd rows of the panel) so that the fused multiply-adds do not wait on
+// each other.
+template <int kVec, int kRows>
+__attribute__((target("avx512f"))) void PanelRows512(const float* h, int64_t h_stride, const float* panel, int64_t k,
+                                                     const float* init, int64_t init_stride, float* out,
+                                                     int64_t out_stride) {
+  constexpr int kCols = 16 * kVec, kSets = kRows <= 2 ? 2 : 1;
+  __m512 acc[kSets][kRows][kVec];
+  for (int s = 0; s < kSets; ++s) {
+    for (int r = 0; r < kRows; ++r) {
+      for (int v = 0; v < kVec; ++v) {
+        acc[s][r][v] =
+            s == 0 && init != nullptr ? _mm512_loadu_ps(init + r * init_stride + 16 * v) : _mm512_setzero_ps();
+      }
+    }
+  }
+  int64_t i = 0;
+  for (; i + kSets <= k; i += kSets) {
+    for (int s = 0; s < kSets; ++s) {
+      const float* row = panel + (i + s) * kCols;
+      __m512 b[kVec];
+      for (int v = 0; v < kVec; ++v) b[v] = _mm512_loadu_ps(row + 16 * v);
+      for (int r = 0; r < kRows; ++r) {
+        const __m512 hr = _mm512_set1_ps(h[r * h_stride + i + s]);
+        for (int v = 0; v < kVec; ++v) acc[s][r][v] = _mm512_fmadd_ps(hr, b[v], acc[s][r][v]);
+      }
+    }
+  }
+  for (; i < k; ++i) {
+    const float* row = panel + i * kCols;
+    for (int r = 0; r < kRows; ++r) {
+      const __m512 hr = _mm512_set1_ps(h[r * h_stride + i]);
+      for (int v = 0; v < kVec; ++v) acc[0][r][v] = _mm512_fmadd_ps(hr, _mm512_loadu_ps(row + 16 * v), acc[0][r][v]);
+    }
+  }
+  for (int r = 0; r < kRows; ++r) {
+    for (int v = 0; v < kVec; ++v) {
+      __m512 sum = acc[0][r][v];
+      if constexpr (kSets == 2) sum = _mm512_add_ps(sum, acc[1][r][v]);
+      _mm512_storeu_ps(out + r * out_stride + 16 * v, sum);
+    }
+  }
+}
+
+// PanelRows512 over `rows` rows of h, four at a time.
+template <int kVec>
+void PanelMatVecRows512(const float* h, int64_t h_stride, int64_t rows, const float* panel, int64_t k,
+                        const float* init, int64_t init_stride, float* out, int64_t out_stride) {
+  int64_t r = 0;
+  auto at = [&](const float* p, int64_t stride) { return p != nullptr ? p + r * stride : nullptr; };
+  for (; r + 4 <= rows; r += 4) {
+    PanelRows512<kVec, 4>(h + r * h_stride, h_stride, panel, k, at(init, init_stride), init_stride,
+                          out + r * out_stride, out_stride);
+  }
+  if (r + 2 <= rows) {
+    PanelRows512<kVec, 2>(h + r * h_stride, h_stride, panel, k, at(init, init_stride), init_stride,
+                          out + r * out_stride, out_stride);
+    r += 2;
+  }
+  if (r < rows) {
+    PanelRows512<kVec, 1>(h + r * h_stride, h_stride, panel, k, at(init, init_stride), init_stride,
+                          out + r * out_stride, out_stride);
+  }
+}
+#endif
+
+#ifdef GE_RNN_STEP_X86
 // Eight floats in AVX2 lanes: the gate math runs fast_math.h's SigmoidLanes and TanhLanes on them (within 3 ulp);
 // the functions that use them are `flatten` with target avx2,fma so the fused forms are inlined.
 using Lanes = FloatLanes<8>;

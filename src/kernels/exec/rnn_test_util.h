@@ -75,7 +75,10 @@ inline void ExpectRnnOutputsMatchRef(const OpCase& c, const std::vector<Tensor>&
   }
 }
 
-// Prepares and runs the case on `impl` and checks it against ref.
+inline std::vector<Tensor> RunOnBuffers(const PreparedKernel& k, const Prepared& p, rt::ThreadPool* pool = nullptr);
+
+// Prepares and runs the case on `impl` and checks it against ref: for this CPU (its AVX-512 loops where it has
+// them) and for a model targeting x86-64-v3 (the AVX2 loops).
 inline void ExpectRnnMatchesRef(const OpCase& c, const char* impl, rt::ThreadPool* pool = nullptr) {
   const std::string name = CaseName(c);
   auto p = PrepareCase(c);
@@ -83,6 +86,13 @@ inline void ExpectRnnMatchesRef(const OpCase& c, const char* impl, rt::ThreadPoo
   EXPECT_STREQ((*p)->kernel->impl_name(), impl) << name;
   ASSERT_TRUE((*p)->Run(pool).ok()) << name;
   ExpectRnnOutputsMatchRef(c, (*p)->outputs);
+  PrepareRequest v3 = (*p)->request;
+  v3.max_isa = IsaLevel::kX86_64_V3;
+  auto avx2 = PrepareKernel(v3);
+  ASSERT_TRUE(avx2.ok()) << name << ": " << avx2.status().ToString();
+  EXPECT_STREQ((*avx2)->impl_name(), impl) << name << " at x86-64-v3";
+  SCOPED_TRACE("x86-64-v3");
+  ExpectRnnOutputsMatchRef(c, RunOnBuffers(**avx2, **p, pool));
 }
 
 // The prepared case's kernel re-prepared as a compiled model loads it: its packed constants in place of input
@@ -112,7 +122,7 @@ inline RepreparedOnPacked PrepareOnPacked(Prepared& p, RnnFactory factory, const
 }
 
 // Runs `k` on p's input and output buffers (fresh outputs); the outputs.
-inline std::vector<Tensor> RunOnBuffers(const PreparedKernel& k, const Prepared& p, rt::ThreadPool* pool = nullptr) {
+inline std::vector<Tensor> RunOnBuffers(const PreparedKernel& k, const Prepared& p, rt::ThreadPool* pool) {
   auto b = k.NewBinding();
   EXPECT_TRUE(b.ok());
   std::vector<Tensor> outs;
