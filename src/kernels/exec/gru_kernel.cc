@@ -118,10 +118,10 @@ class GruKernel final : public PreparedKernel {
 
   // One step of every batch row: h_next from h and the rows' projections g (z, r, h blocks of Hp per row, rows
   // GateStride() apart); rec: [batch][48] scratch.
-  __attribute__((target("avx2,fma"), flatten)) void StepLbr(const Direction& dir, const float* g, const float* h,
-                                                            float* rec, float* h_next) const {
-    using rnn::Lanes;
-    using rnn::LoadN;
+  template <int W>
+  void StepLbr(const Direction& dir, const float* g, const float* h, float* rec, float* h_next) const {
+    using Lanes = FloatLanes<W>;
+    auto LoadN = [](const float* p, int64_t count) { return rnn::LoadN<W>(p, count); };
     const int64_t hp = Hp(), stride = GateStride();
     const float* r_panels = dir.r_panels.data();
     const float* rbh = dir.rbh.data();
@@ -131,23 +131,24 @@ class GruKernel final : public PreparedKernel {
       for (int64_t b = 0; b < batch; ++b) {
         const float* gb = g + b * stride;
         const float* rb = rec + b * kLbrCols;
-        for (int64_t j = 0; j < n; j += 8) {
+        for (int64_t j = 0; j < n; j += W) {
           const int64_t u = u0 + j, count = n - j;
-          const Lanes z = SigmoidLanes(LoadN(gb + u, 8) + LoadN(rb + j, 8));
-          const Lanes r = SigmoidLanes(LoadN(gb + hp + u, 8) + LoadN(rb + kLbrUnits + j, 8));
+          const Lanes z = SigmoidLanes(LoadN(gb + u, W) + LoadN(rb + j, W));
+          const Lanes r = SigmoidLanes(LoadN(gb + hp + u, W) + LoadN(rb + kLbrUnits + j, W));
           const Lanes hh =
-              TanhLanes(LoadN(gb + 2 * hp + u, 8) + r * (LoadN(rb + 2 * kLbrUnits + j, 8) + LoadN(rbh + u, 8)));
-          rnn::StoreN(h_next + b * hidden + u, (1.f - z) * hh + z * LoadN(h + b * hidden + u, count), count);
+              TanhLanes(LoadN(gb + 2 * hp + u, W) + r * (LoadN(rb + 2 * kLbrUnits + j, W) + LoadN(rbh + u, W)));
+          rnn::StoreN<W>(h_next + b * hidden + u, (1.f - z) * hh + z * LoadN(h + b * hidden + u, count), count);
         }
       }
     }
   }
 
   // The same without linear_before_reset; z and rh: [batch][H] scratch, rec: [batch][64].
-  __attribute__((target("avx2,fma"), flatten)) void StepPlain(const Direction& dir, const float* g, const float* h,
-                                                              float* z, float* rh, float* rec, float* h_next) const {
-    using rnn::Lanes;
-    using rnn::LoadN;
+  template <int W>
+  void StepPlain(const Direction& dir, const float* g, const float* h, float* z, float* rh, float* rec,
+                 float* h_next) const {
+    using Lanes = FloatLanes<W>;
+    auto LoadN = [](const float* p, int64_t count) { return rnn::LoadN<W>(p, count); };
     const int64_t hp = Hp(), stride = GateStride();
     const float* zr_panels = dir.r_panels.data();
     const float* h_panels = zr_panels + ZrPanels() * hidden * kCols;
@@ -157,11 +158,11 @@ class GruKernel final : public PreparedKernel {
       for (int64_t b = 0; b < batch; ++b) {
         const float* gb = g + b * stride;
         const float* rb = rec + b * kCols;
-        for (int64_t j = 0; j < n; j += 8) {
+        for (int64_t j = 0; j < n; j += W) {
           const int64_t u = u0 + j, count = n - j, at = b * hidden + u;
-          rnn::StoreN(z + at, SigmoidLanes(LoadN(gb + u, count) + LoadN(rb + j, 8)), count);
-          const Lanes r = SigmoidLanes(LoadN(gb + hp + u, count) + LoadN(rb + kZrUnits + j, 8));
-          rnn::StoreN(rh + at, r * LoadN(h + at, count), count);
+          rnn::StoreN<W>(z + at, SigmoidLanes(LoadN(gb + u, count) + LoadN(rb + j, W)), count);
+          const Lanes r = SigmoidLanes(LoadN(gb + hp + u, count) + LoadN(rb + kZrUnits + j, W));
+          rnn::StoreN<W>(rh + at, r * LoadN(h + at, count), count);
         }
       }
     }
@@ -171,13 +172,31 @@ class GruKernel final : public PreparedKernel {
       for (int64_t b = 0; b < batch; ++b) {
         const float* gb = g + b * stride;
         const float* rb = rec + b * kCols;
-        for (int64_t j = 0; j < n; j += 8) {
+        for (int64_t j = 0; j < n; j += W) {
           const int64_t u = u0 + j, count = n - j, at = b * hidden + u;
-          const Lanes hh = TanhLanes(LoadN(gb + 2 * hp + u, count) + LoadN(rb + j, 8));
+          const Lanes hh = TanhLanes(LoadN(gb + 2 * hp + u, count) + LoadN(rb + j, W));
           const Lanes zu = LoadN(z + at, count);
-          rnn::StoreN(h_next + at, (1.f - zu) * hh + zu * LoadN(h + at, count), count);
+          rnn::StoreN<W>(h_next + at, (1.f - zu) * hh + zu * LoadN(h + at, count), count);
         }
       }
+    }
+  }
+
+  __attribute__((target("avx2,fma"), flatten)) void StepAvx2(const Direction& dir, const float* g, const float* h,
+                                                             float* z, float* rh, float* rec, float* h_next) const {
+    if (lbr) {
+      StepLbr<8>(dir, g, h, rec, h_next);
+    } else {
+      StepPlain<8>(dir, g, h, z, rh, rec, h_next);
+    }
+  }
+  __attribute__((target(GE_RNN_AVX512_TARGET), flatten)) void StepAvx512(const Direction& dir, const float* g,
+                                                                         const float* h, float* z, float* rh,
+                                                                         float* rec, float* h_next) const {
+    if (lbr) {
+      StepLbr<16>(dir, g, h, rec, h_next);
+    } else {
+      StepPlain<16>(dir, g, h, z, rh, rec, h_next);
     }
   }
 
@@ -208,10 +227,10 @@ class GruKernel final : public PreparedKernel {
     for (int64_t s = 0; s < seq; ++s) {
       const int64_t t = reverse ? seq - 1 - s : s;
       const float* g = gates + t * batch * stride;
-      if (lbr) {
-        StepLbr(dir, g, h, rec, h_next);
+      if (avx512) {
+        StepAvx512(dir, g, h, z, rh, rec, h_next);
       } else {
-        StepPlain(dir, g, h, z, rh, rec, h_next);
+        StepAvx2(dir, g, h, z, rh, rec, h_next);
       }
       if (y != nullptr) {
         std::memcpy(y + (t * num_dirs + d) * state, h_next, static_cast<size_t>(state) * sizeof(float));

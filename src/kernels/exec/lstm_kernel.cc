@@ -7,7 +7,7 @@
 
 #include "kernels/exec/kernel_util.h"
 
-#pragma GCC diagnostic ignored "-Wpsabi"  // lanes never cross a call: UpdateUnits is flattened
+#pragma GCC diagnostic ignored "-Wpsabi"  // lanes never cross a call: the updates are flattened
 #include "kernels/exec/nhwc_conv.h"
 #include "kernels/exec/packed_gemm.h"
 #include "kernels/exec/packed_weights.h"
@@ -40,24 +40,34 @@ struct Direction {
 
 #ifdef GE_RNN_STEP_X86
 // The cell update of units [u0, u0 + n) (n <= 16) from their panel's gate pre-activations g (i, o, f, c blocks of
-// 16), in two groups of 8 lanes: c in place, the new h into h_next. p: peepholes [3H] or null.
-__attribute__((target("avx2,fma"), flatten)) void UpdateUnits(const float* g, const float* p, int64_t hidden,
-                                                              int64_t u0, int64_t n, float* c, float* h_next) {
-  using rnn::Lanes;
+// 16), W units at a time: c in place, the new h into h_next. p: peepholes [3H] or null.
+template <int W>
+inline void UpdateUnits(const float* g, const float* p, int64_t hidden, int64_t u0, int64_t n, float* c,
+                        float* h_next) {
+  using V = FloatLanes<W>;
   using rnn::LoadN;
-  for (int64_t j = 0; j < n; j += 8) {
+  for (int64_t j = 0; j < n; j += W) {
     const int64_t count = n - j, u = u0 + j;
-    Lanes gi = LoadN(g + j, 8), go = LoadN(g + kUnits + j, 8), gf = LoadN(g + 2 * kUnits + j, 8);
-    const Lanes gc = LoadN(g + 3 * kUnits + j, 8), cv = LoadN(c + u, count);
+    V gi = LoadN<W>(g + j, W), go = LoadN<W>(g + kUnits + j, W), gf = LoadN<W>(g + 2 * kUnits + j, W);
+    const V gc = LoadN<W>(g + 3 * kUnits + j, W), cv = LoadN<W>(c + u, count);
     if (p != nullptr) {
-      gi += LoadN(p + u, count) * cv;
-      gf += LoadN(p + 2 * hidden + u, count) * cv;
+      gi += LoadN<W>(p + u, count) * cv;
+      gf += LoadN<W>(p + 2 * hidden + u, count) * cv;
     }
-    const Lanes cell = SigmoidLanes(gf) * cv + SigmoidLanes(gi) * TanhLanes(gc);
-    if (p != nullptr) go += LoadN(p + hidden + u, count) * cell;
-    rnn::StoreN(c + u, cell, count);
-    rnn::StoreN(h_next + u, SigmoidLanes(go) * TanhLanes(cell), count);
+    const V cell = SigmoidLanes(gf) * cv + SigmoidLanes(gi) * TanhLanes(gc);
+    if (p != nullptr) go += LoadN<W>(p + hidden + u, count) * cell;
+    rnn::StoreN<W>(c + u, cell, count);
+    rnn::StoreN<W>(h_next + u, SigmoidLanes(go) * TanhLanes(cell), count);
   }
+}
+__attribute__((target("avx2,fma"), flatten)) void UpdateUnitsAvx2(const float* g, const float* p, int64_t hidden,
+                                                                  int64_t u0, int64_t n, float* c, float* h_next) {
+  UpdateUnits<8>(g, p, hidden, u0, n, c, h_next);
+}
+__attribute__((target(GE_RNN_AVX512_TARGET), flatten)) void UpdateUnitsAvx512(const float* g, const float* p,
+                                                                              int64_t hidden, int64_t u0, int64_t n,
+                                                                              float* c, float* h_next) {
+  UpdateUnits<16>(g, p, hidden, u0, n, c, h_next);
 }
 #endif
 
@@ -183,7 +193,7 @@ class LstmKernel final : public PreparedKernel {
           for (int64_t b = 0; b < batch; ++b) {
             float* gq = g + b * stride + static_cast<int64_t>(q) * kRPanel;
             if (!avx512) rnn::PanelMatVec<8>(h + b * h_size, panel, h_size, 1, gq, gq);
-            UpdateUnits(gq, p, h_size, u0, n, c + b * h_size, h_next + b * h_size);
+            (avx512 ? UpdateUnitsAvx512 : UpdateUnitsAvx2)(gq, p, h_size, u0, n, c + b * h_size, h_next + b * h_size);
             if (y_t != nullptr) {
               std::memcpy(y_t + b * h_size + u0, h_next + b * h_size + u0, static_cast<size_t>(n) * sizeof(float));
             }

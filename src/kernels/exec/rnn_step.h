@@ -113,18 +113,28 @@ void PanelMatVecRows512(const float* h, int64_t h_stride, int64_t rows, const fl
 #endif
 
 #ifdef GE_RNN_STEP_X86
-// Eight floats in AVX2 lanes: the gate math runs fast_math.h's SigmoidLanes and TanhLanes on them (within 3 ulp);
-// the functions that use them are `flatten` with target avx2,fma so the fused forms are inlined.
-using Lanes = FloatLanes<8>;
+// The gate math runs fast_math.h's SigmoidLanes and TanhLanes (within 3 ulp) on W floats: 8 in AVX2 lanes, 16 in
+// AVX-512 ones; the functions that use them are `flatten` with that target so the fused forms are inlined.
+#define GE_RNN_AVX512_TARGET "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"
 
-// The first min(count, 8) floats of p (count may be <= 0), zeros after.
-inline Lanes LoadN(const float* p, int64_t count) {
-  Lanes v{};
-  if (count > 0) std::memcpy(&v, p, static_cast<size_t>(std::min<int64_t>(count, 8)) * sizeof(float));
+// The first min(count, W) floats of p (count may be <= 0), zeros after.
+template <int W>
+inline FloatLanes<W> LoadN(const float* p, int64_t count) {
+  FloatLanes<W> v{};
+  if (count >= W) {
+    std::memcpy(&v, p, sizeof(v));
+  } else if (count > 0) {
+    std::memcpy(&v, p, static_cast<size_t>(count) * sizeof(float));
+  }
   return v;
 }
-inline void StoreN(float* p, Lanes v, int64_t count) {
-  if (count > 0) std::memcpy(p, &v, static_cast<size_t>(std::min<int64_t>(count, 8)) * sizeof(float));
+template <int W>
+inline void StoreN(float* p, FloatLanes<W> v, int64_t count) {
+  if (count >= W) {
+    std::memcpy(p, &v, sizeof(v));
+  } else if (count > 0) {
+    std::memcpy(p, &v, static_cast<size_t>(count) * sizeof(float));
+  }
 }
 #endif
 
