@@ -148,8 +148,24 @@ bool StaticDims(const OpView& v, const exec::PrepareRequest& r) { return v.stati
 
 // Whether a matmul without a variant goes to ge's packed SGEMM (when it supports the node): static dims, no AVX-512
 // for the target, and no bfloat16 kernels asked for where oneDNN has them.
+// Multiply-adds (M x K x N) up to which a constant-weight matrix product goes to ge's packed SGEMM even where oneDNN
+// has AVX-512 kernels: creating oneDNN's primitive JIT-generates code at load (milliseconds) and its first run
+// starts OpenMP's threads, against a few microseconds per run that the AVX2 kernel loses at this size (an RNN
+// tagger's or classifier's output layer).
+constexpr int64_t kSmallGemmMacs = 512 * 1024;
+
+bool SmallGemm(const OpView& v) {
+  const Tensor* w = v.const_in(1);
+  if (w == nullptr || v.num_out() < 1 || !v.has_out(0) || v.out_dims(0).empty() || v.packed_input >= 0) return false;
+  const int64_t n = v.out_dims(0).back();
+  int64_t out = 1;
+  for (int64_t d : v.out_dims(0)) out *= d;
+  return n > 0 && out / n * w->numel() <= kSmallGemmMacs;  // (M x N) x K = M x (K x N)
+}
+
 bool PackedGemmIsDefault(const OpView& v, const exec::PrepareRequest& r) {
-  return StaticDims(v, r) && !TargetHasAvx512(v.max_isa) && !(r.allow_bf16 && CpuHasBf16());
+  if (!StaticDims(v, r) || (r.allow_bf16 && CpuHasBf16())) return false;
+  return !TargetHasAvx512(v.max_isa) || SmallGemm(v);
 }
 
 bool Unsupported(dnnl_status_t s) { return s == dnnl_unimplemented || s == dnnl_invalid_arguments; }
