@@ -149,9 +149,8 @@ bool StaticDims(const OpView& v, const exec::PrepareRequest& r) { return v.stati
 // Whether a matmul without a variant goes to ge's packed SGEMM (when it supports the node): static dims, no AVX-512
 // for the target, and no bfloat16 kernels asked for where oneDNN has them.
 // Multiply-adds (M x K x N) up to which a constant-weight matrix product goes to ge's packed SGEMM even where oneDNN
-// has AVX-512 kernels: creating oneDNN's primitive JIT-generates code at load (milliseconds) and its first run
-// starts OpenMP's threads, against a few microseconds per run that the AVX2 kernel loses at this size (an RNN
-// tagger's or classifier's output layer).
+// has AVX-512 kernels: creating oneDNN's primitive JIT-generates code at load (milliseconds), against a few
+// microseconds per run that the AVX2 kernel loses at this size (an RNN tagger's or classifier's output layer).
 constexpr int64_t kSmallGemmMacs = 512 * 1024;
 
 bool SmallGemm(const OpView& v) {
