@@ -200,7 +200,8 @@ class GruKernel final : public PreparedKernel {
     }
   }
 
-  void RunDirection(const KernelIo& io, int64_t d, float* scratch) const {
+  // project_ctx: a pool to split the projection over by steps (a single direction), or null.
+  void RunDirection(const KernelIo& io, int64_t d, float* scratch, rt::TaskContext* project_ctx) const {
     const Direction& dir = dirs[d];
     const int64_t stride = GateStride(), num_dirs = static_cast<int64_t>(dirs.size()), state = batch * hidden;
     float* gates = scratch;
@@ -210,11 +211,20 @@ class GruKernel final : public PreparedKernel {
     float* rh = z + state;
     float* rec = rh + state;
     const float* x = static_cast<const float*>(io.inputs[kX]);
-    if (avx512) {
-      PackedGemmAvx512(0, seq * batch, x, input, dir.w, dir.bias.data(), gates, stride);
+    auto project = [&](size_t t0, size_t t1) {
+      const int64_t m0 = static_cast<int64_t>(t0) * batch, m1 = static_cast<int64_t>(t1) * batch;
+      if (avx512) {
+        PackedGemmAvx512(m0, m1, x, input, dir.w, dir.bias.data(), gates, stride);
+      } else {
+        PackedGemm(m0, m1, 0, (stride + kPanel - 1) / kPanel, x, input, dir.w, dir.bias.data(), GemmActivation::kNone,
+                   gates, stride);
+      }
+    };
+    if (project_ctx != nullptr) {
+      project_ctx->pool->ParallelFor(static_cast<size_t>(seq), project,
+                                     std::max<size_t>(1, static_cast<size_t>(seq) / 8));
     } else {
-      PackedGemm(0, seq * batch, 0, (stride + kPanel - 1) / kPanel, x, input, dir.w, dir.bias.data(),
-                 GemmActivation::kNone, gates, stride);
+      project(0, static_cast<size_t>(seq));
     }
     const void* h0 = kInitH < static_cast<int>(io.inputs.size()) ? io.inputs[kInitH] : nullptr;
     if (h0 != nullptr) {
@@ -249,9 +259,14 @@ class GruKernel final : public PreparedKernel {
     const auto& k = BoundKernel<GruKernel>(*bd);
     float* scratch = static_cast<const ScratchState*>(bd->state.get())->buffer();
     const int64_t n = static_cast<int64_t>(k.dirs.size());
+    if (n == 1 && ctx.pool != nullptr) {
+      k.RunDirection(bd->io, 0, scratch, &ctx);
+      return Status::Ok();
+    }
     auto body = [&](size_t begin, size_t end) {
       for (size_t d = begin; d < end; ++d) {
-        k.RunDirection(bd->io, static_cast<int64_t>(d), scratch + static_cast<int64_t>(d) * k.DirectionFloats());
+        k.RunDirection(bd->io, static_cast<int64_t>(d), scratch + static_cast<int64_t>(d) * k.DirectionFloats(),
+                       nullptr);
       }
     };
     if (ctx.pool != nullptr && n > 1) {

@@ -6,8 +6,8 @@
 // CPU allow, else AVX2. linear_before_reset = 1: one product per step, panels of 16 units x (z, r, h), and
 // r * (h @ Rh^T + Rbh); linear_before_reset = 0: z and r from panels of 32 units x (z, r), then (r * h) @ Rh^T from
 // panels of 64 units. W, the biases and R are packed at prepare, or at compile time and mapped from the model
-// (rnn_weights.h). The directions of a bidirectional node run in parallel on the task's pool. The dnnl engine hands
-// it its GRUs.
+// (rnn_weights.h). The directions of a bidirectional node run in parallel on the task's pool; a single direction's
+// projection is split over it by steps. The dnnl engine hands it its GRUs.
 #pragma once
 #include <memory>
 

@@ -38,7 +38,7 @@ TEST(GruKernel, MatchesRefOverShapesAndForms) {
   }
 }
 
-TEST(GruKernel, BidirectionalOnAThreadPool) {
+TEST(GruKernel, OnAThreadPool) {
   if (!PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
   std::mt19937 rng(72);
   auto pool = rt::ThreadPool::Create(2);
@@ -49,6 +49,8 @@ TEST(GruKernel, BidirectionalOnAThreadPool) {
     f.lbr = lbr;
     ExpectRnnMatchesRef(GruCase(60, 1, 64, 128, f, rng), kImpl, pool->get());
     ExpectRnnMatchesRef(GruCase(9, 4, 20, 33, f, rng), kImpl, pool->get());
+    f.direction = "forward";  // the projection split over the pool by steps
+    ExpectRnnMatchesRef(GruCase(37, 2, 100, 64, f, rng), kImpl, pool->get());
   }
 }
 
