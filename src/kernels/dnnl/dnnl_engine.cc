@@ -151,7 +151,10 @@ bool StaticDims(const OpView& v, const exec::PrepareRequest& r) { return v.stati
 // Multiply-adds (M x K x N) up to which a constant-weight matrix product goes to ge's packed SGEMM even where oneDNN
 // has AVX-512 kernels: creating oneDNN's primitive JIT-generates code at load (milliseconds), against a few
 // microseconds per run that the AVX2 kernel loses at this size (an RNN tagger's or classifier's output layer).
+// Below six rows (one register tile) the AVX2 kernel's few accumulators wait on each other: only weights of up to
+// kSmallGemvWeights elements go there.
 constexpr int64_t kSmallGemmMacs = 512 * 1024;
+constexpr int64_t kSmallGemvWeights = 64 * 1024;
 
 bool SmallGemm(const OpView& v) {
   const Tensor* w = v.const_in(1);
@@ -159,7 +162,9 @@ bool SmallGemm(const OpView& v) {
   const int64_t n = v.out_dims(0).back();
   int64_t out = 1;
   for (int64_t d : v.out_dims(0)) out *= d;
-  return n > 0 && out / n * w->numel() <= kSmallGemmMacs;  // (M x N) x K = M x (K x N)
+  if (n <= 0) return false;
+  const int64_t m = out / n;
+  return m * w->numel() <= kSmallGemmMacs && (m >= 6 || w->numel() <= kSmallGemvWeights);  // M x (K x N)
 }
 
 bool PackedGemmIsDefault(const OpView& v, const exec::PrepareRequest& r) {

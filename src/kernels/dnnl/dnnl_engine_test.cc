@@ -153,6 +153,14 @@ TEST(DnnlEngine, SmallConstantWeightMatMulRunsOnGePackedGemmAtAnyTarget) {
     c.attrs.Set(exec::kKernelVariantAttr, AV::String("dnnl"));
     EXPECT_EQ(PreparedImpl(c).rfind("dnnl.matmul", 0), 0u);
   }
+  // One row against 256K weights: the AVX2 kernel's one-row tile is latency-bound, so AVX-512 keeps oneDNN's.
+  Case gemv("MatMul", {RandomTensor({1, 1024}, rng), RandomTensor({1024, 256}, rng)}, {false, true});
+  gemv.max_isa = IsaLevel::kX86_64_V4;
+  const std::string impl = PreparedImpl(gemv);
+  if (DnnlMaxIsaLevel() >= IsaLevel::kX86_64_V4) EXPECT_EQ(impl.rfind("dnnl.matmul", 0), 0u) << impl;
+  // A one-row product with few weights (a classifier head on the last hidden state) goes to ge's.
+  Case head("MatMul", {RandomTensor({1, 128}, rng), RandomTensor({128, 10}, rng)}, {false, true});
+  EXPECT_EQ(PreparedImpl(head), "exec.packed_gemm_avx2");
 }
 
 TEST(DnnlEngine, ConstantWeightMatMulOffersBothVariantsDefaultFirst) {
