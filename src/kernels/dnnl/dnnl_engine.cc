@@ -14,6 +14,7 @@
 #include "kernels/dnnl/packed_layout.h"
 #include "kernels/exec/concat_kernel.h"
 #include "kernels/exec/depthwise_conv_plain_kernel.h"
+#include "kernels/exec/gru_kernel.h"
 #include "kernels/exec/im2col_conv_kernel.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/exec/lstm_kernel.h"
@@ -147,8 +148,28 @@ bool StaticDims(const OpView& v, const exec::PrepareRequest& r) { return v.stati
 
 // Whether a matmul without a variant goes to ge's packed SGEMM (when it supports the node): static dims, no AVX-512
 // for the target, and no bfloat16 kernels asked for where oneDNN has them.
+// Multiply-adds (M x K x N) up to which a constant-weight matrix product goes to ge's packed SGEMM even where oneDNN
+// has AVX-512 kernels: creating oneDNN's primitive JIT-generates code at load (milliseconds), against a few
+// microseconds per run that the AVX2 kernel loses at this size (an RNN tagger's or classifier's output layer).
+// Below six rows (one register tile) the AVX2 kernel's few accumulators wait on each other: only weights of up to
+// kSmallGemvWeights elements go there.
+constexpr int64_t kSmallGemmMacs = 512 * 1024;
+constexpr int64_t kSmallGemvWeights = 64 * 1024;
+
+bool SmallGemm(const OpView& v) {
+  const Tensor* w = v.const_in(1);
+  if (w == nullptr || v.num_out() < 1 || !v.has_out(0) || v.out_dims(0).empty() || v.packed_input >= 0) return false;
+  const int64_t n = v.out_dims(0).back();
+  int64_t out = 1;
+  for (int64_t d : v.out_dims(0)) out *= d;
+  if (n <= 0) return false;
+  const int64_t m = out / n;
+  return m * w->numel() <= kSmallGemmMacs && (m >= 6 || w->numel() <= kSmallGemvWeights);  // M x (K x N)
+}
+
 bool PackedGemmIsDefault(const OpView& v, const exec::PrepareRequest& r) {
-  return StaticDims(v, r) && !TargetHasAvx512(v.max_isa) && !(r.allow_bf16 && CpuHasBf16());
+  if (!StaticDims(v, r) || (r.allow_bf16 && CpuHasBf16())) return false;
+  return !TargetHasAvx512(v.max_isa) || SmallGemm(v);
 }
 
 bool Unsupported(dnnl_status_t s) { return s == dnnl_unimplemented || s == dnnl_invalid_arguments; }
@@ -190,9 +211,14 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     if (request.node->op_type() == "Concat" && v.variant.empty()) {
       if (KernelPtr k = exec::PrepareConcat(request)) return k;
     }
-    // ge's batch-1 LSTM (exec/lstm_kernel.h) unless the oneDNN kernel is asked for.
-    if (e->prepare == PrepareRnn && v.variant != kDnnlGemmVariant && e->supported(v)) {
-      if (KernelPtr k = exec::PrepareLstmBatch1(request)) return k;
+    // ge's LSTM and GRU (exec/lstm_kernel.h, exec/gru_kernel.h) unless the oneDNN kernel is asked for: no
+    // primitive to create, no GEMM kernels to generate on first use, and weights the compiler packs for them.
+    if (e->prepare == PrepareRnn && v.variant != kDnnlGemmVariant) {
+      const bool lstm = request.node->op_type() == "LSTM";
+      if (KernelPtr k = lstm ? exec::PrepareLstm(request) : exec::PrepareGru(request)) return k;
+      if (v.packed_input >= 0) {
+        return DataLoss(label + ": its weights were packed for another build's RNN kernel (" + v.packed_layout + ")");
+      }
     }
     if (IsMatMul(*e) && (v.variant == kGePackedGemmVariant || (v.variant.empty() && PackedGemmIsDefault(v, request)))) {
       if (KernelPtr k = exec::PrepareMatMulPacked(request)) return k;
@@ -217,7 +243,12 @@ StatusOr<KernelChoice> ChooseKernel(const exec::PrepareRequest& request) {
   auto* dk = dynamic_cast<DnnlKernel*>(k.get());
   if (dk == nullptr) {  // declined (the loader falls back to ge's own kernels), or ge's own variant chosen
     choice.prepared = k != nullptr;
-    if (k != nullptr) choice.impl = k->impl_name();
+    if (k == nullptr) return choice;
+    choice.impl = k->impl_name();
+    exec::PackedConstant packed;
+    if (k->PackedConstants(&packed)) {
+      choice.packed.push_back(PackedWeights{packed.input, std::move(packed.layout), std::move(packed.bytes)});
+    }
     return choice;
   }
   choice.prepared = true;

@@ -140,6 +140,29 @@ TEST(DnnlEngine, ConstantWeightMatMulBelowAvx512RunsOnGePackedGemm) {
   EXPECT_EQ(PreparedImpl(gelu).rfind("dnnl.fused_matmul", 0), 0u);
 }
 
+// A constant-weight product of at most 512K multiply-adds (an RNN tagger's output layer, [60, 256] x [256, 10])
+// goes to ge's packed SGEMM at any target: no oneDNN primitive to create at load. The MLP shape above (786K) stays
+// on oneDNN at v4.
+TEST(DnnlEngine, SmallConstantWeightMatMulRunsOnGePackedGemmAtAnyTarget) {
+  if (!exec::PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  std::mt19937 rng(65);
+  for (IsaLevel target : {IsaLevel::kX86_64_V3, IsaLevel::kX86_64_V4, IsaLevel::kNone}) {
+    Case c("MatMul", {RandomTensor({60, 256}, rng), RandomTensor({256, 10}, rng)}, {false, true});
+    c.max_isa = target;
+    EXPECT_EQ(PreparedImpl(c), "exec.packed_gemm_avx2");
+    c.attrs.Set(exec::kKernelVariantAttr, AV::String("dnnl"));
+    EXPECT_EQ(PreparedImpl(c).rfind("dnnl.matmul", 0), 0u);
+  }
+  // One row against 256K weights: the AVX2 kernel's one-row tile is latency-bound, so AVX-512 keeps oneDNN's.
+  Case gemv("MatMul", {RandomTensor({1, 1024}, rng), RandomTensor({1024, 256}, rng)}, {false, true});
+  gemv.max_isa = IsaLevel::kX86_64_V4;
+  const std::string impl = PreparedImpl(gemv);
+  if (DnnlMaxIsaLevel() >= IsaLevel::kX86_64_V4) EXPECT_EQ(impl.rfind("dnnl.matmul", 0), 0u) << impl;
+  // A one-row product with few weights (a classifier head on the last hidden state) goes to ge's.
+  Case head("MatMul", {RandomTensor({1, 128}, rng), RandomTensor({128, 10}, rng)}, {false, true});
+  EXPECT_EQ(PreparedImpl(head), "exec.packed_gemm_avx2");
+}
+
 TEST(DnnlEngine, ConstantWeightMatMulOffersBothVariantsDefaultFirst) {
   if (!exec::PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
   std::mt19937 rng(64);

@@ -15,7 +15,7 @@ struct RnnForm {
   int64_t linear_before_reset = 0;  // GRU
   bool bias = true, initial_h = true, initial_c = true, peephole = false;
   std::vector<bool> outputs = {true, true, true};  // Y, Y_h (, Y_c)
-  bool on_dnnl = true;  // kernel_variant "dnnl": oneDNN's LSTM at batch 1 too, not ge's exec.lstm_batch1
+  bool on_dnnl = true;  // kernel_variant "dnnl": oneDNN's LSTM / GRU, not ge's exec.lstm / exec.gru
 };
 
 // One LSTM / GRU node: X [seq, batch, input]; constant W, R, B, P; initial states as graph inputs.
@@ -152,8 +152,8 @@ TEST(DnnlRnn, LongSequenceOnThreadPool) {
   }
 }
 
-// Without a variant, a batch-1 LSTM goes to ge's own kernel (exec/lstm_kernel.h); other batches stay on oneDNN.
-TEST(DnnlRnn, Batch1LstmOnGeKernel) {
+// Without a variant, LSTMs and GRUs go to ge's own kernels (exec/lstm_kernel.h, exec/gru_kernel.h), any batch.
+TEST(DnnlRnn, LstmAndGruOnGeKernels) {
   if (!exec::PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
   std::mt19937 rng(77);
   for (const char* dir : kDirections) {
@@ -166,14 +166,24 @@ TEST(DnnlRnn, Batch1LstmOnGeKernel) {
       f.peephole = variant == 1;
       const RnnShape s = {variant == 2 ? 1 : 9, 1, 13, 7};
       SCOPED_TRACE(Describe(s, f));
-      ExpectDnnlMatchesRef(RnnCase(s, f, rng), 1e-4, nullptr, "exec.lstm_batch1");
+      ExpectDnnlMatchesRef(RnnCase(s, f, rng), 1e-4, nullptr, "exec.lstm");
     }
     RnnForm f;
     f.direction = dir;
     f.on_dnnl = false;
     f.outputs = {false, true, false};
-    ExpectDnnlMatchesRef(RnnCase({5, 1, 16, 32}, f, rng), 1e-4, nullptr, "exec.lstm_batch1");
-    ExpectDnnlMatchesRef(RnnCase({5, 2, 16, 32}, f, rng), 1e-4, nullptr, "dnnl.lstm");
+    ExpectDnnlMatchesRef(RnnCase({5, 1, 16, 32}, f, rng), 1e-4, nullptr, "exec.lstm");
+    ExpectDnnlMatchesRef(RnnCase({5, 2, 16, 32}, f, rng), 1e-4, nullptr, "exec.lstm");
+    for (int64_t lbr : {0, 1}) {
+      RnnForm g;
+      g.op = "GRU";
+      g.direction = dir;
+      g.on_dnnl = false;
+      g.linear_before_reset = lbr;
+      g.outputs = {true, true};
+      ExpectDnnlMatchesRef(RnnCase({5, 1, 16, 32}, g, rng), 1e-4, nullptr, "exec.gru");
+      ExpectDnnlMatchesRef(RnnCase({4, 3, 13, 7}, g, rng), 1e-4, nullptr, "exec.gru");
+    }
   }
 }
 

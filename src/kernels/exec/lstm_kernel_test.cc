@@ -1,110 +1,114 @@
-// ge's batch-1 LSTM against the reference kernels: directions, optional B / initial states / peepholes, hidden sizes
-// that leave partial R panels (7, 40, 200) and full ones (64, 256), a long sequence with both directions on a thread
-// pool, one direction's steps split over a pool;
-// what it declines (batch > 1, clip, non-constant weights).
+// ge's LSTM against the reference kernels: directions, optional B / initial states / peepholes, hidden sizes that
+// leave partial R panels (1, 7, 40, 129, 200) and full ones (64, 256), inputs of 1, 3 and 100, sequences of 1, 5
+// and 37, batch 1 and more, a long sequence with both directions on a thread pool, one direction's steps split over
+// a pool, NaN propagation; its constants packed, mapped back bit-identically; what it declines (clip, non-constant
+// weights, other activations).
 #include "kernels/exec/lstm_kernel.h"
 
-#include <algorithm>
-#include <cmath>
-
-#include "kernels/exec/exec_test_util.h"
 #include "kernels/exec/packed_gemm.h"
-#include "rt/cpu/thread_pool.h"
+#include "kernels/exec/rnn_test_util.h"
 
 namespace ge::exec::testing {
 namespace {
 
-constexpr double kTol = 1e-5;
-constexpr char kImpl[] = "exec.lstm_batch1";
+constexpr char kImpl[] = "exec.lstm";
 
-// Within kTol relative to the element or, where the cell update cancelled, to the output's largest magnitude.
-void ExpectLstmMatchesRef(const OpCase& c, rt::ThreadPool* pool = nullptr) {
-  const std::string name = CaseName(c);
-  auto p = PrepareCase(c);
-  ASSERT_TRUE(p.ok()) << name << ": " << p.status().ToString();
-  EXPECT_STREQ((*p)->kernel->impl_name(), kImpl) << name;
-  ASSERT_TRUE((*p)->Run(pool).ok()) << name;
-  auto want = RunRef(c);
-  ASSERT_TRUE(want.ok()) << name << ": " << want.status().ToString();
-  for (int i = 0; i < c.num_outputs; ++i) {
-    const Tensor& w = (*want)[i].tensor;
-    double scale = 0;
-    for (int64_t j = 0; j < w.numel(); ++j) scale = std::max(scale, std::fabs(w.GetAsDouble(j)));
-    EXPECT_TRUE(TensorsMatch((*p)->outputs[i], w, Tolerance{kTol * scale, kTol, true})) << name << " output " << i;
-  }
-}
-
-struct Form {
-  const char* direction = "forward";
-  bool bias = true, initial = true, peephole = false;
-};
-
-OpCase LstmCase(int64_t seq, int64_t batch, int64_t input, int64_t hidden, const Form& f, std::mt19937& rng) {
-  const int64_t dirs = std::string(f.direction) == "bidirectional" ? 2 : 1;
-  auto t = [&](const Dims& d, double scale) { return RandomTensor(DataType::kFloat, d, rng, -scale, scale); };
-  std::vector<Tensor> in = {t({seq, batch, input}, 1),
-                            t({dirs, 4 * hidden, input}, 0.5),
-                            t({dirs, 4 * hidden, hidden}, 0.5),
-                            f.bias ? t({dirs, 8 * hidden}, 0.5) : Tensor(),
-                            Tensor(),
-                            f.initial ? t({dirs, batch, hidden}, 1) : Tensor(),
-                            f.initial ? t({dirs, batch, hidden}, 1) : Tensor(),
-                            f.peephole ? t({dirs, 3 * hidden}, 0.5) : Tensor()};
-  while (!in.back().valid()) in.pop_back();
-  ir::AttrMap a;
-  a.Set("hidden_size", ir::AttrValue::Int(hidden));
-  a.Set("direction", ir::AttrValue::String(f.direction));
-  return OpCase("LSTM", std::move(in), {false, true, true, true, true, false, false, true}, a, 3);
-}
-
-TEST(LstmBatch1Kernel, MatchesRef) {
+TEST(LstmKernel, MatchesRef) {
   if (!PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
   std::mt19937 rng(61);
   for (const char* dir : {"forward", "reverse", "bidirectional"}) {
     for (int64_t hidden : {7, 40, 64}) {
       for (int variant = 0; variant < 3; ++variant) {
-        Form f;
+        RnnForm f;
         f.direction = dir;
         f.bias = variant != 1;
         f.initial = variant != 2;
         f.peephole = variant == 1;
         SCOPED_TRACE(std::string(dir) + " hidden " + std::to_string(hidden) + " variant " + std::to_string(variant));
-        ExpectLstmMatchesRef(LstmCase(variant == 2 ? 1 : 6, 1, 13, hidden, f, rng));
+        ExpectRnnMatchesRef(LstmCase(variant == 2 ? 1 : 6, 1, 13, hidden, f, rng), kImpl);
       }
     }
   }
 }
 
-TEST(LstmBatch1Kernel, LongSequenceBothDirectionsOnPool) {
+TEST(LstmKernel, MatchesRefOverShapesAndBatches) {
   if (!PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
-  std::mt19937 rng(62);
-  auto pool = rt::ThreadPool::Create(2);
-  ASSERT_TRUE(pool.ok());
-  Form f;
-  f.direction = "bidirectional";
-  ExpectLstmMatchesRef(LstmCase(100, 1, 64, 128, f, rng), pool->get());
-}
-
-TEST(LstmBatch1Kernel, OneDirectionsStepsSplitOverThePool) {
-  if (!PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
-  std::mt19937 rng(64);
-  auto pool = rt::ThreadPool::Create(3);
-  ASSERT_TRUE(pool.ok());
-  // 4H x H at least kParallelStepMacs: each step's panels are shared by the pool's threads; 200 leaves a partial
-  // last panel.
-  for (int64_t hidden : {200, 256}) {
-    for (int variant = 0; variant < 3; ++variant) {
-      Form f;
-      f.direction = variant == 2 ? "reverse" : "forward";
-      f.peephole = variant == 1;
-      f.initial = variant != 0;
-      SCOPED_TRACE("hidden " + std::to_string(hidden) + " variant " + std::to_string(variant));
-      ExpectLstmMatchesRef(LstmCase(9, 1, 24, hidden, f, rng), pool->get());
+  std::mt19937 rng(65);
+  int variant = 0;
+  for (const char* dir : {"forward", "reverse", "bidirectional"}) {
+    for (int64_t hidden : {1, 7, 64, 129}) {
+      for (int64_t input : {1, 3, 100}) {
+        ++variant;
+        RnnForm f;
+        f.direction = dir;
+        f.bias = variant % 3 != 1;
+        f.initial = variant % 2 == 0;
+        f.peephole = variant % 5 == 0;
+        const int64_t seq = variant % 3 == 0 ? 1 : variant % 3 == 1 ? 5 : 37;
+        const int64_t batch = variant % 4 == 3 ? 1 : variant % 4 + 1;
+        SCOPED_TRACE(std::string(dir) + " hidden " + std::to_string(hidden) + " input " + std::to_string(input) +
+                     " seq " + std::to_string(seq) + " batch " + std::to_string(batch));
+        ExpectRnnMatchesRef(LstmCase(seq, batch, input, hidden, f, rng), kImpl);
+      }
     }
   }
 }
 
-TEST(LstmBatch1Kernel, Declines) {
+TEST(LstmKernel, LongSequenceBothDirectionsOnPool) {
+  if (!PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  std::mt19937 rng(62);
+  auto pool = rt::ThreadPool::Create(2);
+  ASSERT_TRUE(pool.ok());
+  RnnForm f;
+  f.direction = "bidirectional";
+  ExpectRnnMatchesRef(LstmCase(100, 1, 64, 128, f, rng), kImpl, pool->get());
+  ExpectRnnMatchesRef(LstmCase(40, 8, 32, 64, f, rng), kImpl, pool->get());
+}
+
+TEST(LstmKernel, OneDirectionsStepsSplitOverThePool) {
+  if (!PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  std::mt19937 rng(64);
+  auto pool = rt::ThreadPool::Create(3);
+  ASSERT_TRUE(pool.ok());
+  // batch x 4H x H at least kParallelStepMacs: each step's panels are shared by the pool's threads; 200 leaves a
+  // partial last panel.
+  for (int64_t hidden : {200, 256}) {
+    for (int variant = 0; variant < 3; ++variant) {
+      RnnForm f;
+      f.direction = variant == 2 ? "reverse" : "forward";
+      f.peephole = variant == 1;
+      f.initial = variant != 0;
+      SCOPED_TRACE("hidden " + std::to_string(hidden) + " variant " + std::to_string(variant));
+      ExpectRnnMatchesRef(LstmCase(9, variant == 1 ? 3 : 1, 24, hidden, f, rng), kImpl, pool->get());
+    }
+  }
+}
+
+TEST(LstmKernel, NaNPropagatesAsInRef) {
+  if (!PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  std::mt19937 rng(66);
+  OpCase c = LstmCase(6, 1, 5, 20, RnnForm(), rng);
+  c.inputs[0].data<float>()[2 * 5 + 1] = std::nanf("");  // step 2
+  ExpectRnnMatchesRef(c, kImpl);
+}
+
+TEST(LstmKernel, PackedConstantsMapBackBitIdentically) {
+  if (!PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  std::mt19937 rng(67);
+  auto pool = rt::ThreadPool::Create(2);
+  ASSERT_TRUE(pool.ok());
+  for (const char* dir : {"forward", "bidirectional"}) {
+    for (int64_t hidden : {7, 129}) {
+      RnnForm f;
+      f.direction = dir;
+      f.peephole = hidden == 7;
+      f.bias = hidden == 7;
+      ExpectPackedRoundTrip(LstmCase(5, 2, 3, hidden, f, rng), PrepareLstm, kImpl, pool->get());
+    }
+  }
+}
+
+TEST(LstmKernel, Declines) {
   if (!PackedGemmAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
   std::mt19937 rng(63);
   auto impl = [](const OpCase& c) {
@@ -112,14 +116,13 @@ TEST(LstmBatch1Kernel, Declines) {
     EXPECT_TRUE(p.ok()) << p.status().ToString();
     return p.ok() ? std::string((*p)->kernel->impl_name()) : std::string();
   };
-  EXPECT_NE(impl(LstmCase(4, 2, 8, 8, Form(), rng)), kImpl);  // batch 2
-  OpCase clip = LstmCase(4, 1, 8, 8, Form(), rng);
+  OpCase clip = LstmCase(4, 1, 8, 8, RnnForm(), rng);
   clip.attrs.Set("clip", ir::AttrValue::Float(2.f));
   EXPECT_NE(impl(clip), kImpl);
-  OpCase graph_w = LstmCase(4, 1, 8, 8, Form(), rng);
+  OpCase graph_w = LstmCase(4, 1, 8, 8, RnnForm(), rng);
   graph_w.is_const[1] = false;
   EXPECT_NE(impl(graph_w), kImpl);
-  OpCase relu = LstmCase(4, 1, 8, 8, Form(), rng);
+  OpCase relu = LstmCase(4, 1, 8, 8, RnnForm(), rng);
   relu.attrs.Set("activations", ir::AttrValue::Strings({"Sigmoid", "Relu", "Tanh"}));
   EXPECT_NE(impl(relu), kImpl);
 }

@@ -66,8 +66,8 @@ __attribute__((target("avx2,fma"))) inline void StoreRow(__m256 v0, __m256 v1, _
 // accumulators would live on the stack).
 template <int MR>
 __attribute__((target("avx2,fma"))) void Tile(const float* a, int64_t lda, const float* panel, int64_t k,
-                                                const float* bias, GemmActivation act, float* c, int64_t ldc,
-                                                int64_t cols) {
+                                              const float* bias, GemmActivation act, float* c, int64_t ldc,
+                                              int64_t cols) {
   __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
   __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
   const float* a0 = a;
@@ -127,11 +127,68 @@ constexpr int kRows = 6;
 }  // namespace
 #endif
 
+#ifdef GE_PACKED_GEMM_X86
+namespace {
+
+// MR rows of C x one or two 16-column panels (kTwo), accumulated over all of K.
+template <int MR, bool kTwo>
+__attribute__((target("avx512f"))) void Tile512(const float* a, int64_t lda, const float* p0, const float* p1,
+                                                int64_t k, const float* bias, float* c, int64_t ldc, int64_t cols) {
+  constexpr int kVec = kTwo ? 2 : 1;
+  __m512 acc[MR][kVec];
+  for (int r = 0; r < MR; ++r) {
+    for (int v = 0; v < kVec; ++v) acc[r][v] = _mm512_setzero_ps();
+  }
+  for (int64_t kk = 0; kk < k; ++kk) {
+    __m512 b[kVec];
+    b[0] = _mm512_loadu_ps(p0 + kk * kPanel);
+    if constexpr (kTwo) b[1] = _mm512_loadu_ps(p1 + kk * kPanel);
+    for (int r = 0; r < MR; ++r) {
+      const __m512 av = _mm512_set1_ps(a[r * lda + kk]);
+      for (int v = 0; v < kVec; ++v) acc[r][v] = _mm512_fmadd_ps(av, b[v], acc[r][v]);
+    }
+  }
+  for (int v = 0; v < kVec; ++v) {
+    const int64_t n = std::min<int64_t>(kPanel, cols - v * kPanel);
+    const __mmask16 mask = n >= kPanel ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << n) - 1);
+    const __m512 bv = bias != nullptr ? _mm512_maskz_loadu_ps(mask, bias + v * kPanel) : _mm512_setzero_ps();
+    for (int r = 0; r < MR; ++r) _mm512_mask_storeu_ps(c + r * ldc + v * kPanel, mask, _mm512_add_ps(acc[r][v], bv));
+  }
+}
+
+using Tile512Fn = void (*)(const float*, int64_t, const float*, const float*, int64_t, const float*, float*, int64_t,
+                           int64_t);
+constexpr Tile512Fn kTiles512[2][7] = {{nullptr, Tile512<1, false>, Tile512<2, false>, Tile512<3, false>,
+                                        Tile512<4, false>, Tile512<5, false>, Tile512<6, false>},
+                                       {nullptr, Tile512<1, true>, Tile512<2, true>, Tile512<3, true>, Tile512<4, true>,
+                                        Tile512<5, true>, Tile512<6, true>}};
+
+}  // namespace
+#endif
+
+void PackedGemmAvx512(int64_t m0, int64_t m1, const float* a, int64_t lda, const PackedMatrix& b, const float* bias,
+                      float* c, int64_t ldc) {
+#ifdef GE_PACKED_GEMM_X86
+  const int64_t panels = (b.n + kPanel - 1) / kPanel;
+  for (int64_t q = 0; q < panels; q += 2) {
+    const bool two = q + 1 < panels;
+    const float* p0 = b.panels() + q * b.k * kPanel;
+    const float* p1 = two ? p0 + b.k * kPanel : nullptr;
+    const int64_t col0 = q * kPanel, cols = std::min<int64_t>((two ? 2 : 1) * kPanel, b.n - col0);
+    for (int64_t i = m0; i < m1; i += 6) {
+      const int rows = static_cast<int>(std::min<int64_t>(6, m1 - i));
+      kTiles512[two ? 1 : 0][rows](a + i * lda, lda, p0, p1, b.k, bias != nullptr ? bias + col0 : nullptr,
+                                   c + i * ldc + col0, ldc, cols);
+    }
+  }
+#endif
+}
+
 void PackedGemm(int64_t m0, int64_t m1, int64_t p0, int64_t p1, const float* a, int64_t lda, const PackedMatrix& b,
                 const float* bias, GemmActivation act, float* c, int64_t ldc) {
 #ifdef GE_PACKED_GEMM_X86
   for (int64_t q = p0; q < p1; ++q) {
-    const float* panel = b.data.data() + q * b.k * kPanel;
+    const float* panel = b.panels() + q * b.k * kPanel;
     const int64_t col0 = q * kPanel, cols = std::min(kPanel, b.n - col0);
     for (int64_t i = m0; i < m1; i += kRows) {
       const int rows = static_cast<int>(std::min<int64_t>(kRows, m1 - i));

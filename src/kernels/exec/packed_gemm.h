@@ -16,6 +16,12 @@ inline constexpr int64_t kPanel = 16;
 struct PackedMatrix {
   int64_t k = 0, n = 0;
   std::vector<float> data;  // panels; 32-byte alignment is not required (unaligned loads)
+  // The same panels where the model maps them (packed at compile time, exec/rnn_weights.h); used instead of data
+  // when set. Not owned: the model's constant outlives the kernel.
+  const float* mapped = nullptr;
+  const float* panels() const { return mapped != nullptr ? mapped : data.data(); }
+  // Floats of the panels of a [k, n] matrix.
+  static int64_t PanelFloats(int64_t k, int64_t n) { return (n + kPanel - 1) / kPanel * k * kPanel; }
 };
 
 // Packs B ([K, N] with row stride ldb, or, when trans, B^T stored as [N, K] with row stride ldb).
@@ -31,6 +37,12 @@ inline bool PackedGemmAllowed(IsaLevel max_isa) {
   return PackedGemmAvailable() &&
          (max_isa == IsaLevel::kNone || static_cast<int>(max_isa) >= static_cast<int>(IsaLevel::kX86_64_V3));
 }
+
+// Rows [m0, m1) of C = A @ B + bias (bias may be null) with AVX-512 tiles of 6 rows x two panels over the same packed
+// B: for kernels whose model target allows AVX-512 (PickLoopIsa); sums in another order than PackedGemm. Requires
+// AVX-512F.
+void PackedGemmAvx512(int64_t m0, int64_t m1, const float* a, int64_t lda, const PackedMatrix& b, const float* bias,
+                      float* c, int64_t ldc);
 
 // Rows [m0, m1) and panels [p0, p1) of C = act(A @ B + bias); bias may be null. Requires PackedGemmAvailable().
 void PackedGemm(int64_t m0, int64_t m1, int64_t p0, int64_t p1, const float* a, int64_t lda, const PackedMatrix& b,

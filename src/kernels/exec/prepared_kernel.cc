@@ -16,6 +16,7 @@
 #include "kernels/exec/grid_sample_kernel.h"
 #include "kernels/exec/instance_norm_kernel.h"
 #include "kernels/exec/kernel_util.h"
+#include "kernels/exec/gru_kernel.h"
 #include "kernels/exec/lstm_kernel.h"
 #include "kernels/exec/matmul_kernel.h"
 #include "kernels/exec/pad_kernel.h"
@@ -73,7 +74,7 @@ constexpr FastEntry kFastKernels[] = {
     // constant-weight matrix products on the packed AVX2 SGEMM
     {OpId::kMatMul, PrepareMatMulPacked}, {OpId::kGemm, PrepareMatMulPacked},
     // recurrent
-    {OpId::kLSTM, PrepareLstmBatch1},
+    {OpId::kLSTM, PrepareLstm}, {OpId::kGRU, PrepareGru},
 };
 // clang-format on
 

@@ -61,6 +61,14 @@ struct KernelBinding {
   std::unique_ptr<KernelState> state;      // the kernel's, or null when it needs none
 };
 
+// Packed constant weights of one input (PreparedKernel::PackedConstants): the node input they replace, the
+// layout's description (the node's packed_layout attribute) and the bytes.
+struct PackedConstant {
+  int input = -1;
+  std::string layout;
+  std::vector<uint8_t> bytes;
+};
+
 class PreparedKernel {
  public:
   virtual ~PreparedKernel() = default;
@@ -92,6 +100,9 @@ class PreparedKernel {
   bool prefers_specialized() const { return prefers_specialized_; }
   // Set by PrepareKernel on a shape-agnostic fallback when a faster kernel exists for fixed dims.
   void PreferSpecialized() { prefers_specialized_ = true; }
+  // Constant weights the kernel packed at prepare, for the compiler to store in the model in their place
+  // (packed_weights.h) so that loading maps them: false when it packed none or already reads mapped ones.
+  virtual bool PackedConstants(PackedConstant* out) const { return false; }
 
  protected:
   PreparedKernel() = default;
