@@ -1,0 +1,17 @@
+// Whether a Concat's output is its inputs' bytes laid one after another, in input order (GE's "no-task" Concat:
+// each input may then live as a slice of the output and the Concat runs nothing). Shared by the static compiler,
+// which places the inputs so, and runtime v1's loader, which checks a Concat without a kernel task.
+#pragma once
+
+#include "ir/graph.h"
+
+namespace ge::ops {
+
+// True for a Concat with an explicit axis whose inputs and output are tensors of one dtype and one format, of
+// known dims, none empty, and either
+//  - a plain layout (ND, NCHW) where every dim before the axis is 1 (N = 1 along channels, or axis 0), or
+//  - NC1HWC0 (any C0) along axis 1 with N = 1 and every input's channel count a multiple of C0 (no padding).
+// NHWC and other layouts are never byte-joined along channels.
+bool ConcatJoinsBytes(const ir::Node& node);
+
+}  // namespace ge::ops
