@@ -41,7 +41,9 @@ bool ConcatJoinsBytes(const ir::Node& node) {
     if (!KnownTensor(in)) return false;
     const TensorDesc& d = in->desc();
     const Dims& dims = d.shape.dims();
-    if (d.dtype != od.dtype || d.format != format || dims.size() != out_dims.size()) return false;
+    // Plain layouts (ND, NCHW) are all row-major over the logical dims; a blocked one must match exactly.
+    const bool same_layout = blocked ? d.format == format : !IsNonPlainLayout(d.format);
+    if (d.dtype != od.dtype || !same_layout || dims.size() != out_dims.size()) return false;
     for (size_t k = 0; k < dims.size(); ++k) {
       if (static_cast<int>(k) != axis && dims[k] != out_dims[k]) return false;
       if (dims[k] <= 0) return false;

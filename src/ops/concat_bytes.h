@@ -7,10 +7,11 @@
 
 namespace ge::ops {
 
-// True for a Concat with an explicit axis whose inputs and output are tensors of one dtype and one format, of
-// known dims, none empty, and either
-//  - a plain layout (ND, NCHW) where every dim before the axis is 1 (N = 1 along channels, or axis 0), or
-//  - NC1HWC0 (any C0) along axis 1 with N = 1 and every input's channel count a multiple of C0 (no padding).
+// True for a Concat with an explicit axis whose inputs and output are tensors of one dtype, of known dims, none
+// empty, and either
+//  - plain layouts (ND, NCHW, mixed) where every dim before the axis is 1 (N = 1 along channels, or axis 0), or
+//  - one NC1HWC0 format (one C0) for all, along axis 1 with N = 1 and every input's channel count a multiple of
+//    C0 (no padding).
 // NHWC and other layouts are never byte-joined along channels.
 bool ConcatJoinsBytes(const ir::Node& node);
 

@@ -55,7 +55,16 @@ TEST(ConcatJoinsBytes, MixedFormatsOrAnotherOpDoNot) {
   for (ir::Node* n : m->graph->nodes()) {
     if (n->op_type() != "Concat") continue;
     EXPECT_TRUE(ConcatJoinsBytes(*n));
+    n->input(0)->desc().format = Format::kNCHW;  // ND and NCHW: both row-major
+    EXPECT_TRUE(ConcatJoinsBytes(*n));
     n->input(0)->desc().format = Format::kNC1HWC0;
+    EXPECT_FALSE(ConcatJoinsBytes(*n));
+    n->input(0)->desc().format = Format::kNHWC;
+    EXPECT_FALSE(ConcatJoinsBytes(*n));
+    n->output(0)->desc().format = Format::kNC1HWC0;
+    for (int i = 0; i < n->num_inputs(); ++i) n->input(i)->desc().format = Format::kNC1HWC0;
+    EXPECT_TRUE(ConcatJoinsBytes(*n));
+    n->input(1)->desc().format = WithC0(Format::kNC1HWC0, 8);  // another block
     EXPECT_FALSE(ConcatJoinsBytes(*n));
   }
   for (ir::Node* n : m->graph->nodes()) {

@@ -37,6 +37,9 @@ struct Inception {
   bool late_reader = false;    // branch 1 is also read after the tail convolution
   bool branch_output = false;  // branch 1 is also a graph output
   bool relu_after = false;     // the Concat's output goes through a Relu (in place over it) before the tail
+  // The Concat lists the branches last-produced first: a producer writing past its slice's end would clobber a
+  // slice written before it.
+  bool reversed = false;
 
   int joined() const { return c1 + c2 + c3 + (pool_branch ? 4 : 0); }
 
@@ -57,7 +60,9 @@ struct Inception {
     t += "  b3p: %p3 = MaxPool(%x) {kernel_shape=[3,3], pads=[1,1,1,1], strides=[1,1]}\n";
     t += "  b3: %c3 = Conv(%p3, %w3)\n";
     if (pool_branch) t += "  b4: %p4 = MaxPool(%x) {kernel_shape=[3,3], pads=[1,1,1,1], strides=[1,1]}\n";
-    t += std::string("  cat: %y = Concat(%c1, %r2, %c3") + (pool_branch ? ", %p4" : "") + ") {axis=1}\n";
+    const std::string joined_inputs = reversed ? std::string(pool_branch ? "%p4, " : "") + "%c3, %r2, %c1"
+                                               : std::string("%c1, %r2, %c3") + (pool_branch ? ", %p4" : "");
+    t += "  cat: %y = Concat(" + joined_inputs + ") {axis=1}\n";
     std::string tail_in = "%y";
     if (relu_after) {
       t += "  act: %ya = Relu(%y)\n";
@@ -140,6 +145,23 @@ TEST_F(NoTaskConcatTest, PlainLayoutBatchOneRunsNoConcat) {
   m.c2 = 5;
   m.c3 = 7;
   Check(m.Text(), "NCHW", 1);
+}
+
+TEST_F(NoTaskConcatTest, ProducersWriteExactlyTheirSlices) {
+  Inception m;
+  m.pool_branch = true;
+  m.reversed = true;
+  for (int c : {1, 3, 5, 17}) {
+    m.c1 = c;
+    m.c2 = c + 2;
+    m.c3 = c + 1;
+    Check(m.Text(), "NCHW", 1);
+  }
+  m.c1 = 16;
+  m.c2 = 32;
+  m.c3 = 48;
+  m.pool_branch = false;
+  Check(m.Text(), "NC1HWC0", 1);
 }
 
 TEST_F(NoTaskConcatTest, BlockedLayoutRunsNoConcat) {
