@@ -395,6 +395,7 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   r->num_streams = cm.def.num_streams();
   r->num_events = cm.def.num_events();
   r->num_tasks = static_cast<size_t>(cm.tasks.tasks_size());
+  r->elided_concats = cm.def.memory().elided_concats();
 
   wo.model_type = om::OmModelType::kStandard;
   auto writer = std::make_unique<om::OmWriter>(wo);

@@ -87,6 +87,7 @@ struct CompileReport {
   std::string memory_strategy;
   int num_streams = 0, num_events = 0;
   size_t num_tasks = 0;
+  uint64_t elided_concats = 0;  // Concats that run no task (their producers write into the joined tensor)
   std::string target;  // the resolved --target, e.g. "x86-64-v4"
   // Kernel implementation per engine node, counted by name (e.g. "dnnl.conv(jit:avx2)": 16); reference
   // implementations also get a note.

@@ -125,7 +125,7 @@ int CompileCommand(int argc, char** argv) {
                 "\"feature_map_lower_bound_bytes\":%llu,\"weights_bytes\":%llu,\"streams\":%d,\"events\":%d,"
                 "\"tasks\":%zu,\"target\":\"%s\",\"impls\":%s,\"external_weights_bytes\":%llu,"
                 "\"external_weight_files\":%zu,\"external_data_tensors\":%d,\"external_data_bytes\":%llu,"
-                "\"static_islands\":%d,\"static_island_nodes\":%zu}\n",
+                "\"static_islands\":%d,\"static_island_nodes\":%zu,\"elided_concats\":%llu}\n",
                 out_path.c_str(), report.static_model ? "true" : "false", report.nodes_before, report.nodes_after,
                 static_cast<unsigned long long>(report.feature_map_bytes),
                 static_cast<unsigned long long>(report.feature_map_lower_bound_bytes),
@@ -133,15 +133,16 @@ int CompileCommand(int argc, char** argv) {
                 report.num_tasks, report.target.c_str(), CountsJson(report.impls).c_str(),
                 static_cast<unsigned long long>(report.external_weights_bytes), report.external_weight_files.size(),
                 report.external_data_tensors, static_cast<unsigned long long>(report.external_data_bytes),
-                report.static_islands, report.static_island_nodes);
+                report.static_islands, report.static_island_nodes,
+                static_cast<unsigned long long>(report.elided_concats));
   } else if (report.static_model) {
     std::printf("compiled %s -> %s: %zu nodes (from %zu), feature map %llu bytes (lower bound %llu, %s), weights "
-                "%llu bytes, %d streams, %d events, %zu tasks, target %s\n",
+                "%llu bytes, %d streams, %d events, %zu tasks (%llu Concats elided), target %s\n",
                 model_path.c_str(), out_path.c_str(), report.nodes_after, report.nodes_before,
                 static_cast<unsigned long long>(report.feature_map_bytes),
                 static_cast<unsigned long long>(report.feature_map_lower_bound_bytes), report.memory_strategy.c_str(),
                 static_cast<unsigned long long>(report.weights_bytes), report.num_streams, report.num_events,
-                report.num_tasks, report.target.c_str());
+                report.num_tasks, static_cast<unsigned long long>(report.elided_concats), report.target.c_str());
     if (report.external_data_tensors > 0) {
       std::printf("external data: %d tensors, %llu bytes read in place from the model's data file(s)\n",
                   report.external_data_tensors, static_cast<unsigned long long>(report.external_data_bytes));

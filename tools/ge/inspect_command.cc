@@ -85,6 +85,7 @@ void AddCompiled(const om::OmReader& reader, Report* r, Status* status) {
   }
   r->Add("memory_strategies", tried + "}");
   r->Add("inplace_pairs", m.inplace_pairs());
+  r->Add("elided_concats", m.elided_concats());
   r->Add("reuse_disabled", m.reuse_disabled() ? "true" : "false");
   r->Add("streams", static_cast<uint64_t>(def.num_streams()));
   r->Add("events", static_cast<uint64_t>(def.num_events()));

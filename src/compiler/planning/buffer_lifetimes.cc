@@ -50,7 +50,8 @@ bool OutputMayOverwriteInput(const ir::Node& node, int input) {
 }
 
 StatusOr<FeatureMapBuffers> CollectFeatureMapBuffers(const ir::Graph& graph, const std::vector<const ir::Node*>& order,
-                                                     const StreamPlan& streams) {
+                                                     const StreamPlan& streams,
+                                                     const std::vector<NoTaskConcat>& concats) {
   const int num_streams = std::max(1, streams.num_streams);
   const int64_t n = static_cast<int64_t>(order.size());
   std::unordered_map<const ir::Node*, int64_t> step_of;
@@ -128,14 +129,31 @@ StatusOr<FeatureMapBuffers> CollectFeatureMapBuffers(const ir::Graph& graph, con
       out.values.push_back(v);
     }
   }
+  for (const NoTaskConcat& c : concats) {
+    auto parent = buffer_of.find(c.node->output(0));
+    if (parent == buffer_of.end()) return Internal("no-task Concat '" + c.node->name() + "' has no output buffer");
+    PlanBuffer& p = out.buffers[parent->second];
+    for (int i = 0; i < c.node->num_inputs(); ++i) {
+      auto slice = buffer_of.find(c.node->input(i));
+      if (slice == buffer_of.end()) return Internal("no-task Concat '" + c.node->name() + "' reads no buffer");
+      PlanBuffer& a = out.buffers[slice->second];
+      a.alias_of = p.id;
+      a.alias_offset = c.input_offsets[i];
+      p.first_step = std::min(p.first_step, a.first_step);
+      p.last_step = std::max(p.last_step, a.last_step);
+    }
+  }
   // In-place candidates (the planner accepts one only when the source's lifetime ends where this one starts).
   for (size_t k = 0; k < out.buffers.size(); ++k) {
+    if (out.buffers[k].alias_of != -1) continue;
     const ir::Value* v = out.values[k];
     const ir::Node* node = v->producer();
     if (node == nullptr || node->output(0) != v) continue;
     for (int in = 0; in < node->num_inputs(); ++in) {
       auto src = buffer_of.find(node->input(in));
-      if (src == buffer_of.end() || !OutputMayOverwriteInput(*node, in)) continue;
+      if (src == buffer_of.end() || out.buffers[src->second].alias_of != -1 || !OutputMayOverwriteInput(*node, in)) {
+        continue;
+      }
       // A value read twice by this node (x + x) is fine: both reads are of the same element.
       out.buffers[k].inplace_source = src->second;
       break;

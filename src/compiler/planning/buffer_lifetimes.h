@@ -12,6 +12,7 @@
 
 #include "base/status.h"
 #include "compiler/planning/memory_planner.h"
+#include "compiler/planning/no_task_concat.h"
 #include "compiler/planning/stream_allocator.h"
 #include "ir/graph.h"
 
@@ -23,9 +24,12 @@ struct FeatureMapBuffers {
 };
 
 // |order| is the execution order the stream plan was made from. In-place candidates: the output of an
-// element-wise or data-movement node may take over an input of identical dims and dtype.
+// element-wise or data-movement node may take over an input of identical dims and dtype. The inputs of each of
+// |concats| become aliases of the Concat's output at their offsets, the output's lifetime grown to cover theirs
+// (it is first written by the first producer of a slice); an alias takes part in no in-place pair.
 StatusOr<FeatureMapBuffers> CollectFeatureMapBuffers(const ir::Graph& graph, const std::vector<const ir::Node*>& order,
-                                                     const StreamPlan& streams);
+                                                     const StreamPlan& streams,
+                                                     const std::vector<NoTaskConcat>& concats = {});
 
 // True when |node|'s output 0 may be written over input |input| (same element index read and written, no other
 // element read after it is written): element-wise math and pure data movement.

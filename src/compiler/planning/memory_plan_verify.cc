@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <unordered_map>
 
 #include "compiler/planning/memory_planner.h"
 
@@ -26,7 +27,50 @@ Status CheckApart(const std::vector<PlanBuffer>& buffers, const MemoryPlan& plan
   return Status::Ok();
 }
 
-Status CheckInplace(const std::vector<PlanBuffer>& buffers, const MemoryPlan& plan) {
+// Each alias inside its parent at the offset it asked for, while the parent lives; siblings disjoint. Fills
+// |last_alias_step| (per buffer, the last step an alias of it is read; -1 when it has none).
+Status CheckAliases(const std::vector<PlanBuffer>& buffers, const MemoryPlan& plan,
+                    std::vector<int64_t>* last_alias_step) {
+  const size_t n = buffers.size();
+  std::unordered_map<int64_t, size_t> index_of;
+  for (size_t i = 0; i < n; ++i) index_of.emplace(buffers[i].id, i);
+  last_alias_step->assign(n, -1);
+  std::vector<std::pair<size_t, size_t>> by_parent;  // (parent, alias)
+  for (size_t i = 0; i < n; ++i) {
+    const PlanBuffer& b = buffers[i];
+    if (b.alias_of == -1) continue;
+    auto p = index_of.find(b.alias_of);
+    if (p == index_of.end() || p->second == i) return Internal(Name(b) + " is an alias of no buffer");
+    const PlanBuffer& parent = buffers[p->second];
+    if (b.kind != BufferKind::kFeatureMap || parent.kind != BufferKind::kFeatureMap || parent.alias_of != -1 ||
+        plan.inplace_of[i] != -1 || plan.inplace_of[p->second] != -1) {
+      return Internal(Name(b) + " is an alias of " + Name(parent) + ", which is not allowed");
+    }
+    if (b.alias_offset > parent.size_bytes || b.size_bytes > parent.size_bytes - b.alias_offset ||
+        plan.offsets[i] != plan.offsets[p->second] + b.alias_offset || plan.aligned_sizes[i] != b.size_bytes) {
+      return Internal(Name(b) + " does not lie where it asked inside " + Name(parent));
+    }
+    if (b.first_step < parent.first_step || b.last_step > parent.last_step) {
+      return Internal(Name(b) + " lives outside " + Name(parent) + "'s lifetime");
+    }
+    (*last_alias_step)[p->second] = std::max((*last_alias_step)[p->second], b.last_step);
+    by_parent.emplace_back(p->second, i);
+  }
+  std::sort(by_parent.begin(), by_parent.end(), [&](const auto& x, const auto& y) {
+    return x.first != y.first ? x.first < y.first : plan.offsets[x.second] < plan.offsets[y.second];
+  });
+  for (size_t k = 1; k < by_parent.size(); ++k) {
+    const size_t a = by_parent[k - 1].second;
+    const size_t b = by_parent[k].second;
+    if (by_parent[k - 1].first == by_parent[k].first && plan.offsets[a] + plan.aligned_sizes[a] > plan.offsets[b]) {
+      return Internal(Name(buffers[a]) + " and " + Name(buffers[b]) + " overlap inside their parent");
+    }
+  }
+  return Status::Ok();
+}
+
+Status CheckInplace(const std::vector<PlanBuffer>& buffers, const MemoryPlan& plan,
+                    const std::vector<int64_t>& last_alias_step) {
   std::vector<bool> taken(buffers.size(), false);
   for (size_t i = 0; i < buffers.size(); ++i) {
     const int64_t s = plan.inplace_of[i];
@@ -39,7 +83,8 @@ Status CheckInplace(const std::vector<PlanBuffer>& buffers, const MemoryPlan& pl
     const PlanBuffer& src = buffers[s];
     if (b.inplace_source != src.id || b.kind != BufferKind::kFeatureMap || src.kind != BufferKind::kFeatureMap ||
         src.last_step != b.first_step || plan.aligned_sizes[i] > plan.aligned_sizes[s] ||
-        plan.offsets[i] != plan.offsets[s]) {
+        plan.offsets[i] != plan.offsets[s] || b.alias_of != -1 || src.alias_of != -1 ||
+        last_alias_step[s] >= b.first_step) {
       return Internal(Name(b) + " takes over " + Name(src) + " in place, which is not allowed");
     }
   }
@@ -58,7 +103,7 @@ Status CheckFeatureMaps(const std::vector<PlanBuffer>& buffers, const MemoryPlan
   }
   std::vector<int> by_first;
   for (size_t i = 0; i < n; ++i) {
-    if (buffers[i].kind == BufferKind::kFeatureMap && plan.aligned_sizes[i] > 0) {
+    if (buffers[i].kind == BufferKind::kFeatureMap && buffers[i].alias_of == -1 && plan.aligned_sizes[i] > 0) {
       by_first.push_back(static_cast<int>(i));
     }
   }
@@ -120,6 +165,7 @@ Status MemoryPlan::Verify(const std::vector<PlanBuffer>& buffers) const {
     const uint64_t segment = b.kind == BufferKind::kFeatureMap   ? feature_map_bytes
                              : b.kind == BufferKind::kGraphInput ? graph_input_bytes
                                                                  : graph_output_bytes;
+    if (b.alias_of != -1) continue;  // CheckAliases: inside its parent
     if (aligned_sizes[i] < b.size_bytes || aligned_sizes[i] % alignment != 0 || offsets[i] % alignment != 0) {
       return Internal(Name(b) + " is not aligned to " + std::to_string(alignment) + " bytes");
     }
@@ -129,7 +175,9 @@ Status MemoryPlan::Verify(const std::vector<PlanBuffer>& buffers) const {
   }
   GE_RETURN_IF_ERROR(CheckApart(buffers, *this, BufferKind::kGraphInput));
   GE_RETURN_IF_ERROR(CheckApart(buffers, *this, BufferKind::kGraphOutput));
-  GE_RETURN_IF_ERROR(CheckInplace(buffers, *this));
+  std::vector<int64_t> last_alias_step;
+  GE_RETURN_IF_ERROR(CheckAliases(buffers, *this, &last_alias_step));
+  GE_RETURN_IF_ERROR(CheckInplace(buffers, *this, last_alias_step));
   return CheckFeatureMaps(buffers, *this);
 }
 

@@ -22,6 +22,8 @@ constexpr int kAreaTries = 16;
 
 uint64_t AlignUp(uint64_t size, uint64_t alignment) { return (size + alignment - 1) & ~(alignment - 1); }
 
+Status ValidateAliases(const std::vector<PlanBuffer>& buffers, const std::unordered_map<int64_t, int>& index_of);
+
 Status Validate(const std::vector<PlanBuffer>& buffers, const MemoryPlanOptions& options,
                 std::unordered_map<int64_t, int>* index_of) {
   const uint64_t a = options.alignment;
@@ -44,12 +46,73 @@ Status Validate(const std::vector<PlanBuffer>& buffers, const MemoryPlanOptions&
                  "buffer " + std::to_string(b.id) + " names unknown in-place source " +
                      std::to_string(b.inplace_source));
   }
+  return ValidateAliases(buffers, *index_of);
+}
+
+Status ValidateAliases(const std::vector<PlanBuffer>& buffers, const std::unordered_map<int64_t, int>& index_of) {
+  std::vector<bool> is_parent(buffers.size(), false);
+  std::vector<std::pair<int, int>> by_parent;  // (parent index, alias index)
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const PlanBuffer& b = buffers[i];
+    if (b.alias_of == -1) continue;
+    const std::string name = "alias " + std::to_string(b.id);
+    auto p = index_of.find(b.alias_of);
+    GE_CHECK_ARG(p != index_of.end() && p->second != static_cast<int>(i),
+                 name + " names a bad parent " + std::to_string(b.alias_of));
+    const PlanBuffer& parent = buffers[p->second];
+    GE_CHECK_ARG(b.kind == BufferKind::kFeatureMap && parent.kind == BufferKind::kFeatureMap && parent.alias_of == -1,
+                 name + ": alias and parent must be feature maps, the parent no alias");
+    GE_CHECK_ARG(b.alias_offset <= parent.size_bytes && b.size_bytes <= parent.size_bytes - b.alias_offset,
+                 name + " does not lie inside its parent " + std::to_string(parent.id));
+    GE_CHECK_ARG(parent.first_step <= b.first_step && b.last_step <= parent.last_step,
+                 name + " lives outside its parent " + std::to_string(parent.id) + "'s lifetime");
+    GE_CHECK_ARG(b.inplace_source == -1 && parent.inplace_source == -1,
+                 name + ": an alias or its parent cannot take over a buffer in place");
+    is_parent[p->second] = true;
+    by_parent.emplace_back(p->second, static_cast<int>(i));
+  }
+  for (const PlanBuffer& b : buffers) {
+    GE_CHECK_ARG(b.inplace_source == -1 || buffers[index_of.at(b.inplace_source)].alias_of == -1,
+                 "buffer " + std::to_string(b.id) + " cannot take over alias " + std::to_string(b.inplace_source));
+  }
+  std::sort(by_parent.begin(), by_parent.end(), [&](const std::pair<int, int>& x, const std::pair<int, int>& y) {
+    if (x.first != y.first) return x.first < y.first;
+    return buffers[x.second].alias_offset < buffers[y.second].alias_offset;
+  });
+  for (size_t k = 1; k < by_parent.size(); ++k) {
+    const PlanBuffer& a = buffers[by_parent[k - 1].second];
+    const PlanBuffer& b = buffers[by_parent[k].second];
+    GE_CHECK_ARG(by_parent[k - 1].first != by_parent[k].first || a.alias_offset + a.size_bytes <= b.alias_offset,
+                 "aliases " + std::to_string(a.id) + " and " + std::to_string(b.id) + " overlap in their parent");
+  }
   return Status::Ok();
 }
 
+// Last step at which an alias of each buffer is read (-1: none).
+std::vector<int64_t> LastAliasStep(const std::vector<PlanBuffer>& buffers,
+                                   const std::unordered_map<int64_t, int>& index_of) {
+  std::vector<int64_t> last(buffers.size(), -1);
+  for (const PlanBuffer& b : buffers) {
+    if (b.alias_of == -1) continue;
+    int64_t& l = last[index_of.at(b.alias_of)];
+    l = std::max(l, b.last_step);
+  }
+  return last;
+}
+
+void PlaceAliases(const std::vector<PlanBuffer>& buffers, const std::unordered_map<int64_t, int>& index_of,
+                  MemoryPlan* plan) {
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (buffers[i].alias_of == -1) continue;
+    plan->offsets[i] = plan->offsets[index_of.at(buffers[i].alias_of)] + buffers[i].alias_offset;
+  }
+}
+
 // Accepts the in-place pairs that are safe; returns, per buffer, the index of the buffer it takes over or -1.
+// A parent is taken over only after its aliases' last reads: the taker may read an alias where it writes.
 std::vector<int64_t> ResolveInplace(const std::vector<PlanBuffer>& buffers, const std::vector<uint64_t>& sizes,
                                     const std::unordered_map<int64_t, int>& index_of) {
+  const std::vector<int64_t> last_alias_step = LastAliasStep(buffers, index_of);
   const size_t n = buffers.size();
   std::vector<int64_t> inplace_of(n, -1);
   std::vector<bool> taken(n, false);
@@ -69,7 +132,7 @@ std::vector<int64_t> ResolveInplace(const std::vector<PlanBuffer>& buffers, cons
     const int s = index_of.at(b.inplace_source);
     const PlanBuffer& src = buffers[s];
     if (s == i || src.kind != BufferKind::kFeatureMap || taken[s] || src.last_step != b.first_step ||
-        sizes[i] > sizes[s] || find(i) == find(s)) {
+        sizes[i] > sizes[s] || find(i) == find(s) || last_alias_step[s] >= b.first_step) {
       continue;
     }
     taken[s] = true;
@@ -86,7 +149,7 @@ uint64_t LowerBound(const std::vector<PlanBuffer>& buffers, const std::vector<ui
   std::vector<std::pair<int64_t, int64_t>> events;  // (step, signed bytes)
   for (size_t i = 0; i < buffers.size(); ++i) {
     const PlanBuffer& b = buffers[i];
-    if (b.kind != BufferKind::kFeatureMap || sizes[i] == 0) continue;
+    if (b.kind != BufferKind::kFeatureMap || b.alias_of != -1 || sizes[i] == 0) continue;
     const auto size = static_cast<int64_t>(sizes[i]);
     events.emplace_back(b.first_step, size);
     events.emplace_back(b.last_step + 1, -size);
@@ -110,7 +173,7 @@ uint64_t LowerBound(const std::vector<PlanBuffer>& buffers, const std::vector<ui
 uint64_t PlaceApart(const std::vector<PlanBuffer>& buffers, BufferKind kind, MemoryPlan* plan) {
   uint64_t top = 0;
   for (size_t i = 0; i < buffers.size(); ++i) {
-    if (buffers[i].kind != kind) continue;
+    if (buffers[i].kind != kind || buffers[i].alias_of != -1) continue;
     plan->offsets[i] = top;
     top += plan->aligned_sizes[i];
   }
@@ -167,7 +230,10 @@ StatusOr<MemoryPlan> PlanMemory(const std::vector<PlanBuffer>& buffers, const Me
   plan.alignment = options.alignment;
   plan.offsets.assign(n, 0);
   plan.aligned_sizes.resize(n);
-  for (size_t i = 0; i < n; ++i) plan.aligned_sizes[i] = AlignUp(buffers[i].size_bytes, options.alignment);
+  for (size_t i = 0; i < n; ++i) {
+    plan.aligned_sizes[i] =
+        buffers[i].alias_of == -1 ? AlignUp(buffers[i].size_bytes, options.alignment) : buffers[i].size_bytes;
+  }
   plan.graph_input_bytes = PlaceApart(buffers, BufferKind::kGraphInput, &plan);
   plan.graph_output_bytes = PlaceApart(buffers, BufferKind::kGraphOutput, &plan);
 
@@ -179,6 +245,7 @@ StatusOr<MemoryPlan> PlanMemory(const std::vector<PlanBuffer>& buffers, const Me
     plan.feature_map_bytes = PlaceApart(buffers, BufferKind::kFeatureMap, &plan);
     plan.strategy = "no_reuse";
     plan.tried.push_back({plan.strategy, plan.feature_map_bytes});
+    PlaceAliases(buffers, index_of, &plan);
     return plan;
   }
   plan.inplace_of = inplace_of;
@@ -187,7 +254,7 @@ StatusOr<MemoryPlan> PlanMemory(const std::vector<PlanBuffer>& buffers, const Me
   std::vector<int> item_of(n, -1);
   std::vector<Item> items;
   for (size_t i = 0; i < n; ++i) {
-    if (buffers[i].kind != BufferKind::kFeatureMap || inplace_of[i] >= 0) continue;
+    if (buffers[i].kind != BufferKind::kFeatureMap || buffers[i].alias_of != -1 || inplace_of[i] >= 0) continue;
     item_of[i] = static_cast<int>(items.size());
     items.push_back({plan.aligned_sizes[i], buffers[i].first_step, buffers[i].last_step});
   }
@@ -223,6 +290,7 @@ StatusOr<MemoryPlan> PlanMemory(const std::vector<PlanBuffer>& buffers, const Me
   for (size_t i = 0; i < n; ++i) {
     if (item_of[i] >= 0) plan.offsets[i] = best.offsets[item_of[i]];
   }
+  PlaceAliases(buffers, index_of, &plan);
   return plan;
 }
 

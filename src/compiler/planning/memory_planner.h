@@ -27,6 +27,13 @@ struct PlanBuffer {
   // are feature maps, the source's last step is this buffer's first step, this buffer is no larger (after
   // alignment) and no other buffer already took the source over.
   int64_t inplace_source = -1;
+  // Id of a buffer this one is a byte range of (a no-task Concat's input inside the Concat's output), or -1. An
+  // alias takes no memory of its own: it lies at its parent's offset + alias_offset. The parent must be a feature
+  // map that is no alias itself, takes over no buffer in place, holds [alias_offset, alias_offset + size_bytes)
+  // and lives whenever the alias does (first_step <= the alias's, last_step >= the alias's). An alias is a feature
+  // map and no side of an in-place pair; aliases of one parent must not overlap each other.
+  int64_t alias_of = -1;
+  uint64_t alias_offset = 0;
 };
 
 enum class PlanStrategy {
@@ -41,7 +48,9 @@ const char* PlanStrategyName(PlanStrategy strategy);
 
 struct MemoryPlanOptions {
   uint64_t alignment = 512;  // bytes, a power of two; GE's feature-map rule (kMemAlignSize)
-  bool disable_reuse = false;  // ge.exec.disableReuseMemory: every buffer gets its own range, no in-place
+  // ge.exec.disableReuseMemory: every buffer gets its own range, no in-place. Aliases stay inside their parent:
+  // a slice is the parent's own bytes, never reused by another tensor.
+  bool disable_reuse = false;
   std::vector<PlanStrategy> strategies;  // empty = all of them
 };
 
@@ -55,7 +64,8 @@ struct StrategyResult {
 };
 
 struct MemoryPlan {
-  // Parallel to the input buffers: byte offset inside the buffer's own segment (by kind) and aligned size.
+  // Parallel to the input buffers: byte offset inside the buffer's own segment (by kind) and aligned size (an
+  // alias: its own size, unaligned, at an offset that need not be aligned).
   std::vector<uint64_t> offsets;
   std::vector<uint64_t> aligned_sizes;
   // Parallel to the input buffers: index of the buffer whose memory this one took over in place, or -1.
@@ -72,12 +82,15 @@ struct MemoryPlan {
 
   // Checks the plan against the buffers it was made from: offsets aligned and inside their segment; feature
   // maps with overlapping lifetimes disjoint in memory unless joined by an accepted in-place chain (then at one
-  // offset); graph input and output ranges disjoint from each other whatever their lifetimes.
+  // offset); graph input and output ranges disjoint from each other whatever their lifetimes; each alias at its
+  // parent's offset + alias_offset, inside the parent, live only while it is, disjoint from its siblings; a
+  // parent taken over in place only after its aliases' last reads.
   Status Verify(const std::vector<PlanBuffer>& buffers) const;
 };
 
-// Fails with InvalidArgument on duplicate ids, a negative or inverted lifetime, an unknown in-place source, a
-// size too large to align (total over 2^62 bytes), or an alignment that is not a power of two up to 2^30.
+// Fails with InvalidArgument on duplicate ids, a negative or inverted lifetime, an unknown in-place source, an
+// alias that breaks the rules of PlanBuffer::alias_of, a size too large to align (total over 2^62 bytes), or an
+// alignment that is not a power of two up to 2^30.
 // Cost: O(n log n + n * live set * log n) per strategy; greedy_by_area repeats it up to 16 times, fewer for big n.
 StatusOr<MemoryPlan> PlanMemory(const std::vector<PlanBuffer>& buffers, const MemoryPlanOptions& options = {});
 

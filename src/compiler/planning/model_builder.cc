@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "compiler/planning/buffer_lifetimes.h"
+#include "compiler/planning/no_task_concat.h"
 #include "kernels/exec/prepared_kernel.h"
 #include "om/ir_proto.h"
 #include "om/weights.h"
@@ -68,13 +69,16 @@ StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOpti
 
   GE_ASSIGN_OR_RETURN(std::vector<ir::Node*> topo, g.TopologicalOrder());
   std::vector<const ir::Node*> order(topo.begin(), topo.end());
+  GE_ASSIGN_OR_RETURN(std::vector<NoTaskConcat> concats, FindNoTaskConcats(g));
+  std::unordered_set<const ir::Node*> no_task;
+  for (const NoTaskConcat& c : concats) no_task.insert(c.node);
   // The lower bound of the order itself: live bytes per step with plain lifetimes (one stream).
   uint64_t order_lower_bound = 0;
   {
     StreamAllocOptions one = options.streams;
     one.max_streams = 1;
     GE_ASSIGN_OR_RETURN(StreamPlan serial, AllocateStreams(g, order, one));
-    GE_ASSIGN_OR_RETURN(FeatureMapBuffers serial_fm, CollectFeatureMapBuffers(g, order, serial));
+    GE_ASSIGN_OR_RETURN(FeatureMapBuffers serial_fm, CollectFeatureMapBuffers(g, order, serial, concats));
     MemoryPlanOptions bound_only = options.memory;
     bound_only.strategies = {PlanStrategy::kGreedyBySize};
     GE_ASSIGN_OR_RETURN(MemoryPlan serial_plan, PlanMemory(serial_fm.buffers, bound_only));
@@ -89,7 +93,7 @@ StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOpti
   while (true) {
     GE_ASSIGN_OR_RETURN(streams, AllocateStreams(g, order, stream_options));
     GE_RETURN_IF_ERROR(VerifyStreamPlan(g, order, streams));
-    GE_ASSIGN_OR_RETURN(fm, CollectFeatureMapBuffers(g, order, streams));
+    GE_ASSIGN_OR_RETURN(fm, CollectFeatureMapBuffers(g, order, streams, concats));
     GE_ASSIGN_OR_RETURN(plan, PlanMemory(fm.buffers, options.memory));
     const double budget = options.stream_memory_budget * static_cast<double>(order_lower_bound);
     if (!options.auto_streams || stream_options.max_streams <= 1 || options.memory.disable_reuse ||
@@ -195,6 +199,7 @@ StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOpti
   uint64_t inplace = 0;
   for (int64_t s : plan.inplace_of) inplace += s >= 0 ? 1 : 0;
   mem->set_inplace_pairs(inplace);
+  mem->set_elided_concats(concats.size());
   for (const proto::IoProto& io : def.inputs()) mem->set_graph_input_bytes(mem->graph_input_bytes() + io.size());
   for (const proto::IoProto& io : def.outputs()) mem->set_graph_output_bytes(mem->graph_output_bytes() + io.size());
 
@@ -217,8 +222,8 @@ StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOpti
     const auto& nodes = s < static_cast<int>(streams.stream_nodes.size()) ? streams.stream_nodes[s] : empty;
     for (const ir::Node* n : nodes) {
       for (int id : waits_before[n]) AddTask(&tasks, proto::TaskDefProto::EVENT_WAIT, s)->set_event(id);
-      // A Variable runs nothing: its value is the variable's memory.
-      if (!ops::IsOp(*n, ops::OpId::kGeVariable)) {
+      // A Variable runs nothing: its value is the variable's memory; a no-task Concat's producers wrote it.
+      if (!ops::IsOp(*n, ops::OpId::kGeVariable) && !no_task.count(n)) {
         AddTask(&tasks, proto::TaskDefProto::KERNEL, s)->set_node(node_index.at(n));
       }
       for (int id : records_after[n]) AddTask(&tasks, proto::TaskDefProto::EVENT_RECORD, s)->set_event(id);

@@ -11,6 +11,7 @@
 #include "kernels/exec/packed_weights.h"
 #include "kernels/exec/prepared_kernel.h"
 #include "om/ir_proto.h"
+#include "ops/concat_bytes.h"
 #include "ops/op_schema.h"
 #include "om/model_def.pb.h"
 #include "rt/model.h"
@@ -41,6 +42,23 @@ struct ValueAddress {
   int io_index = -1;        // inputs and outputs
   uint64_t size = 0;
 };
+
+// A Concat the compiler elided (no kernel task): valid when its output is its inputs' bytes one after another
+// (ops::ConcatJoinsBytes) and every input lies in the feature map at the output's offset plus the bytes of the
+// inputs before it, so that their producers wrote the output.
+bool IsNoTaskConcat(const ir::Node& n, const std::vector<ValueAddress>& addresses,
+                    const std::unordered_map<const ir::Value*, int>& index_of) {
+  if (!ops::ConcatJoinsBytes(n)) return false;
+  const ValueAddress& out = addresses[index_of.at(n.output(0))];
+  if (out.segment != proto::SEG_FEATURE_MAP) return false;
+  uint64_t offset = out.offset;
+  for (int i = 0; i < n.num_inputs(); ++i) {
+    const ValueAddress& in = addresses[index_of.at(n.input(i))];
+    if (in.segment != proto::SEG_FEATURE_MAP || in.offset != offset) return false;
+    offset += in.size;
+  }
+  return offset == out.offset + out.size;
+}
 
 // A kernel argument slot that holds a feature-map address: re-based when a context runs on other memory.
 struct FeatureMapSlot {
@@ -513,8 +531,12 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (kernels[i] != nullptr) continue;
     // Nodes whose value is memory the loader resolved run nothing: a Variable's in variable memory, a
-    // materialized FileConstant's in its mapped weight file.
+    // materialized FileConstant's in its mapped weight file, an elided Concat's written by its inputs' producers.
     const ir::Node& n = *nodes[i];
+    if (IsNoTaskConcat(n, addresses, index_of)) {
+      ++stats.no_task_concats;
+      continue;
+    }
     const proto::Segment segment = n.num_outputs() == 1 && n.output(0) != nullptr
                                        ? addresses[index_of.at(n.output(0))].segment
                                        : proto::SEG_NONE;

@@ -75,6 +75,7 @@ struct SinkModelStats {
   size_t num_tasks = 0;            // over all streams
   size_t num_zero_copy_slots = 0;  // kernel argument slots patched per execution
   size_t num_ref_kernels = 0;      // nodes that run the reference-kernel adapter
+  size_t no_task_concats = 0;      // Concats that run nothing: their inputs' producers wrote the output
   std::string target;              // the x86-64 level the model was compiled for; "" in older models
   std::map<std::string, int> impls;  // kernel implementation name (PreparedKernel::impl_name) -> nodes
   size_t num_variables = 0;          // Variable nodes, resolved to the session's variable memory

@@ -29,6 +29,8 @@ namespace {
 
 using testing::Compile;
 using testing::Compiled;
+using testing::EditOm;
+using testing::ParseOm;
 using testing::Open;
 
 std::vector<Tensor> RandomInputs(const std::vector<IoDesc>& descs, std::mt19937& rng) {
@@ -499,45 +501,6 @@ graph dyn(%x: float32[6]) {
   EXPECT_EQ(rejected_by_verifier, 300);
   // Truncations never load; most flips land in weights or padding and still load.
   EXPECT_LT(loaded, 300);
-}
-
-// The MODEL_DEF and TASK_INFO of a compiled image.
-void ParseOm(const om::OmReader& reader, proto::ModelDefProto* def, proto::TaskListProto* tasks) {
-  om::ByteSpan d = reader.partition(om::PartitionType::kModelDef);
-  om::ByteSpan t = reader.partition(om::PartitionType::kTaskInfo);
-  EXPECT_TRUE(def->ParseFromArray(d.data, static_cast<int>(d.size)));
-  EXPECT_TRUE(tasks->ParseFromArray(t.data, static_cast<int>(t.size)));
-}
-
-// The image |bytes| with |edit| applied to its MODEL_DEF and TASK_INFO (the corrupt models a loader must refuse).
-std::vector<uint8_t> EditOm(const std::vector<uint8_t>& bytes,
-                            const std::function<void(proto::ModelDefProto*, proto::TaskListProto*)>& edit) {
-  auto reader = Open(bytes);
-  if (reader == nullptr) return {};
-  proto::ModelDefProto def;
-  proto::TaskListProto tasks;
-  ParseOm(*reader, &def, &tasks);
-  edit(&def, &tasks);
-  om::OmWriteOptions o;
-  o.model_name = reader->header().name;
-  o.model_type = reader->header().model_type;
-  o.isa_features = reader->header().isa.features;
-  om::OmWriter w(o);
-  for (const om::PartitionInfo& p : reader->header().partitions) {
-    std::string blob;
-    if (p.type == om::PartitionType::kModelDef) {
-      blob = def.SerializeAsString();
-    } else if (p.type == om::PartitionType::kTaskInfo) {
-      blob = tasks.SerializeAsString();
-    } else {
-      om::ByteSpan s = reader->partition(p.type);
-      blob.assign(reinterpret_cast<const char*>(s.data), s.size);
-    }
-    EXPECT_TRUE(w.AddPartition(p.type, std::move(blob)).ok());
-  }
-  auto out = w.WriteToMemory();
-  EXPECT_TRUE(out.ok()) << out.status().ToString();
-  return out.ok() ? std::move(*out) : std::vector<uint8_t>();
 }
 
 TEST_F(SinkModelTest, TaskOnAStreamOutsideTheModelIsDataLossAtLoad) {
