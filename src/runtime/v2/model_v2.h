@@ -99,7 +99,7 @@ class ModelV2 final : public ExecutableModel {
   // Outputs that took over the block of an input dying at their node (in place), since load.
   uint64_t inplace_takes() const { return lowered_ != nullptr ? lowered_->state.inplace_takes : 0; }
   // Run-time memory (between runs: nothing is in use but what runs keep): the caching allocator's figures (values
-  // up to 64 KiB), the arena's (larger values: segment bytes mapped, bytes in use, peaks), the bytes the
+  // up to 4 KiB), the arena's (larger values: segment bytes mapped and touched, bytes in use, peaks), the bytes the
   // single-thread front holds, and the kernels the per-node caches hold. All zero where the model has no device
   // (plain host memory).
   struct MemoryStats {
