@@ -169,6 +169,10 @@ class V2Runner final : public ModelRunner {
     return "\"allocator_cap_mb\":" + mb(m.cap_bytes) + ",\"allocator_cached_mb\":" + mb(m.cached_bytes) +
            ",\"allocator_in_use_mb\":" + mb(m.in_use_bytes) + ",\"allocator_peak_total_mb\":" +
            mb(m.peak_total_bytes) + ",\"allocator_front_mb\":" + mb(m.front_held_bytes) +
+           ",\"arena_mb\":" + mb(m.arena_bytes) + ",\"arena_touched_mb\":" + mb(m.arena_touched_bytes) +
+           ",\"arena_in_use_mb\":" + mb(m.arena_in_use_bytes) +
+           ",\"arena_peak_in_use_mb\":" + mb(m.arena_peak_in_use_bytes) + ",\"arena_peak_mb\":" +
+           mb(m.arena_peak_bytes) + ",\"arena_segments\":" + std::to_string(m.arena_segments) +
            ",\"cached_kernels\":" + std::to_string(m.cached_kernels);
   }
 

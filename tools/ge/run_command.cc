@@ -1,4 +1,5 @@
 // ge run: open a model (.onnx or .om, see model_runner.h), bind inputs, run --warmup + --loop times, report.
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -40,6 +41,15 @@ double CurrentRssMb() {
   std::fclose(f);
   if (n != 2) return 0;
   return static_cast<double>(resident) * static_cast<double>(::sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+// The C heap as glibc's malloc sees it (all arenas), in MiB, as JSON fields: bytes in use, free bytes it keeps
+// (sbrk'ed or arena memory not returned to the OS), and bytes in its own mmap'ed chunks.
+std::string HeapJson() {
+  const struct mallinfo2 mi = mallinfo2();
+  auto mb = [](size_t b) { return std::to_string(static_cast<double>(b) / (1 << 20)); };
+  return "\"heap_in_use_mb\":" + mb(mi.uordblks) + ",\"heap_free_mb\":" + mb(mi.fordblks) +
+         ",\"heap_mmapped_mb\":" + mb(mi.hblkhd);
 }
 
 // --vary=NAME:AXIS:LO~HI: that input is fed at pseudo-random sizes along AXIS (fixed seed), to exercise a dynamic
@@ -285,6 +295,9 @@ int RunCommand(int argc, char** argv) {
     if (!s.ok()) return Fail(s);
   }
   const double rss_after_warmup = CurrentRssMb();
+  // What the RSS after the warm-up is made of, to compare with the end (--json's memory_after_warmup, memory).
+  std::string memory_after_warmup = runner.MemoryJson();
+  memory_after_warmup += (memory_after_warmup.empty() ? "" : ",") + HeapJson();
   std::vector<double> times;
   double batch_ms = 0;
   if (runner.pipeline_stages() > 0) {
@@ -339,8 +352,9 @@ int RunCommand(int argc, char** argv) {
     if (runner.pipeline_stages() > 0) {
       os << ",\"pipeline_stages\":" << runner.pipeline_stages() << ",\"batch_ms\":" << batch_ms;
     }
-    const std::string memory = runner.MemoryJson();
-    if (!memory.empty()) os << ",\"memory\":{" << memory << "}";
+    std::string memory = runner.MemoryJson();
+    memory += (memory.empty() ? "" : ",") + HeapJson();
+    os << ",\"memory_after_warmup\":{" << memory_after_warmup << "},\"memory\":{" << memory << "}";
     os
        << ",\"target\":\"" << runner.target() << "\",\"impls\":" << CountsJson(runner.impls()) << ",\"outputs\":[";
     for (size_t i = 0; i < outputs.size(); ++i) {

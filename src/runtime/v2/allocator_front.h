@@ -3,7 +3,8 @@
 // up to 64 KiB is kept in a small stack per class and handed out again without a lock or a virtual call to the
 // backing allocator; everything else, and what overflows the stacks, goes through to the backing allocator.
 // Bounded: at most kPerClass blocks per class and kMaxBytes in all, so it never changes the backing allocator's
-// behaviour under shape churn by more than that.
+// behaviour under shape churn by more than that. It keeps no block larger than max_block_bytes: ModelV2 sets the
+// ArenaAllocator's min_bytes, so that blocks kept across runs never sit in (and pin) the arena's segments.
 // Threading: NOT thread-safe (one thread at a time; the multi-thread executor uses the backing allocator directly).
 // Ownership: owns the backing allocator; cached blocks go back to it on Flush and on destruction.
 #pragma once
@@ -20,7 +21,8 @@ class AllocatorFront final : public Allocator {
   static constexpr size_t kPerClass = 8;
   static constexpr size_t kMaxBytes = size_t{1} << 20;
 
-  explicit AllocatorFront(std::unique_ptr<Allocator> backing) : backing_(std::move(backing)) {}
+  explicit AllocatorFront(std::unique_ptr<Allocator> backing, size_t max_block_bytes = size_t{64} << 10)
+      : backing_(std::move(backing)), max_block_bytes_(max_block_bytes) {}
   ~AllocatorFront() override { Flush(); }
   AllocatorFront(const AllocatorFront&) = delete;
   AllocatorFront& operator=(const AllocatorFront&) = delete;
@@ -41,7 +43,8 @@ class AllocatorFront final : public Allocator {
   bool TryKeep(MemBlock* block) {
     const size_t size = block->size;
     // Only blocks of exactly a class size: they serve any request of that class.
-    if (size % kQuantum != 0 || size / kQuantum >= kNumClasses || size == 0 || held_bytes_ + size > kMaxBytes) {
+    if (size % kQuantum != 0 || size / kQuantum >= kNumClasses || size == 0 || size > max_block_bytes_ ||
+        held_bytes_ + size > kMaxBytes) {
       return false;
     }
     Stack& s = stacks_[size / kQuantum];
@@ -63,6 +66,7 @@ class AllocatorFront final : public Allocator {
     std::array<MemBlock*, kPerClass> blocks{};
   };
   std::unique_ptr<Allocator> backing_;
+  const size_t max_block_bytes_;
   std::array<Stack, kNumClasses> stacks_{};  // by class bytes / kQuantum
   size_t held_bytes_ = 0;
 };

@@ -54,5 +54,19 @@ TEST(AllocatorFront, ReusesSmallBlocksAndBoundsWhatItHolds) {
   EXPECT_EQ(live, 0);
 }
 
+TEST(AllocatorFront, KeepsNoBlockAboveItsLimit) {
+  int live = 0;
+  {
+    AllocatorFront f(std::make_unique<CountingAllocator>(&live), /*max_block_bytes=*/4096);
+    MemBlock* small = std::move(f.Malloc(4096)).value();
+    MemBlock* large = std::move(f.Malloc(4097)).value();
+    f.Free(small);
+    f.Free(large);
+    EXPECT_EQ(live, 1);  // the 4 KiB block is kept, the larger one went back
+    EXPECT_EQ(f.held_bytes(), small->size);
+  }
+  EXPECT_EQ(live, 0);
+}
+
 }  // namespace
 }  // namespace ge::runtime::v2

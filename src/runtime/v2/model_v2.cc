@@ -10,6 +10,7 @@
 #include "runtime/v2/kernels/compute_record.h"
 #include "runtime/v2/kernels/node_data.h"
 #include "runtime/v2/allocator_front.h"
+#include "runtime/v2/arena_allocator.h"
 #include "runtime/v2/caching_allocator.h"
 #include "runtime/v2/simple_allocator.h"
 
@@ -240,16 +241,24 @@ Status ModelV2::Init(const ModelV2Options& options, om::ByteSpan var_info) {
   if (options.device != nullptr) {
     CachingAllocatorOptions ca;
     GE_ASSIGN_OR_RETURN(ca.over_cap, OverCapPolicyFromStaticMemoryPolicy(options.static_memory_policy));
-    allocator_ = std::make_unique<CachingAllocator>(options.device, ca);
+    // Values up to 4 KiB by size class; larger ones from the arena's segments (arena_allocator.h: under shape
+    // churn the memory it holds follows the largest run, not the number of shapes).
+    ArenaAllocatorOptions arena;
+    arena.mem_type = ca.mem_type;
+    allocator_ = std::make_unique<ArenaAllocator>(
+        options.device, std::make_unique<CachingAllocator>(options.device, ca), arena);
   } else {
     allocator_ = std::make_unique<SimpleAllocator>();
   }
   // Single-thread executors (one execution at a time, under run_mu_): a lock-free front for small blocks.
   if (options.executor != ExecutorKind::kMultiThread) {
-    allocator_ = std::make_unique<AllocatorFront>(std::move(allocator_));
+    // It keeps only blocks the arena does not serve: a kept block would pin an arena segment across runs.
+    allocator_ = std::make_unique<AllocatorFront>(std::move(allocator_), ArenaAllocatorOptions().min_bytes);
   }
   lowered_->state.allocator = allocator_.get();
   lowered_->state.front = dynamic_cast<AllocatorFront*>(allocator_.get());
+  arena_ = dynamic_cast<ArenaAllocator*>(lowered_->state.front != nullptr ? lowered_->state.front->backing()
+                                                                            : allocator_.get());
   lowered_->state.stop = &stop_;
   lowered_->state.pool = options.pool;
   {
@@ -303,6 +312,16 @@ ModelV2::MemoryStats ModelV2::memory_stats() const {
   if (const auto* front = dynamic_cast<const AllocatorFront*>(a)) {
     m.front_held_bytes = front->held_bytes();
     a = front->backing();
+  }
+  if (arena_ != nullptr) {
+    const ArenaAllocatorStats s = arena_->stats();
+    m.arena_bytes = s.segment_bytes;
+    m.arena_touched_bytes = s.touched_bytes;
+    m.arena_in_use_bytes = s.in_use_bytes;
+    m.arena_peak_in_use_bytes = s.peak_in_use_bytes;
+    m.arena_peak_bytes = s.peak_segment_bytes;
+    m.arena_segments = s.segments;
+    a = arena_->small();
   }
   if (const auto* caching = dynamic_cast<const CachingAllocator*>(a)) {
     const CachingAllocatorStats s = caching->stats();
@@ -434,6 +453,7 @@ void ModelV2::ReleaseRun(bool failed) {
   }
   for (ValueSlot* s : lowered_->main.inputs) ReleaseSlot(s, a);
   ReleaseLargeMemoValues(lowered_.get());
+  if (arena_ != nullptr) arena_->EndRun();
 }
 
 Status ModelV2::Execute(const std::vector<Value>& inputs, std::vector<Value>* outputs) {

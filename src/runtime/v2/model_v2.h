@@ -30,6 +30,8 @@
 
 namespace ge::runtime::v2 {
 
+class ArenaAllocator;
+
 // Bounds of one input dim (base/shape.h); an input outside them is refused.
 using DimRange = ge::DimRange;
 
@@ -96,11 +98,15 @@ class ModelV2 final : public ExecutableModel {
   const std::shared_ptr<var::VarManager>& variables() const { return variables_; }
   // Outputs that took over the block of an input dying at their node (in place), since load.
   uint64_t inplace_takes() const { return lowered_ != nullptr ? lowered_->state.inplace_takes : 0; }
-  // Run-time memory (between runs: nothing is in use but what runs keep): the caching allocator's figures, the
-  // bytes its single-thread front holds, and the kernels the per-node caches hold. All zero where the model has no
-  // device (plain host memory).
+  // Run-time memory (between runs: nothing is in use but what runs keep): the caching allocator's figures (values
+  // up to 4 KiB), the arena's (larger values: segment bytes mapped and touched, bytes in use, peaks), the bytes the
+  // single-thread front holds, and the kernels the per-node caches hold. All zero where the model has no device
+  // (plain host memory).
   struct MemoryStats {
     size_t cap_bytes = 0, in_use_bytes = 0, cached_bytes = 0, peak_total_bytes = 0, front_held_bytes = 0;
+    size_t arena_bytes = 0, arena_touched_bytes = 0, arena_in_use_bytes = 0, arena_peak_in_use_bytes = 0;
+    size_t arena_peak_bytes = 0;
+    size_t arena_segments = 0;
     size_t cached_kernels = 0;
   };
   MemoryStats memory_stats() const;
@@ -149,6 +155,7 @@ class ModelV2 final : public ExecutableModel {
   std::shared_ptr<const void> keep_alive_;  // what the IR's constants borrow; declared first, destroyed last
   std::unique_ptr<ir::Model> owned_model_;
   std::unique_ptr<Allocator> allocator_;        // outlives the lowered model's slots
+  ArenaAllocator* arena_ = nullptr;             // in allocator_'s chain; null without a device
   std::shared_ptr<var::VarManager> variables_;  // null: the model has no variables
   std::unique_ptr<SessionVariables> variable_store_;  // outlives the lowered model (its RefNodes point at it)
   std::unique_ptr<StaticIslands> islands_;
