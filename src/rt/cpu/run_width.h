@@ -3,12 +3,15 @@
 //
 // One thread never waits on a descheduled thread, which is what makes a neighbour expensive for short parallel
 // regions; a model whose regions are long still runs faster at full width. Which case a model is depends on its
-// work and on the neighbour, so each model keeps a recent time at full width and at one thread, runs at the
-// faster, and times the other again now and then (the neighbour changes): every kExploreEvery executions when the
-// two are close, less often the slower the other is (at most every kMaxInterval), so exploring costs at most about
-// 1/kExploreEvery of an execution. Whole executions, not single
-// tasks: a task run at full width after tasks run at one thread pays for waking the team's sleeping threads, a
-// cost that a run at full width pays once.
+// work and on the neighbour, so each model times kWarmupRuns executions at each width, then runs at the width whose
+// recent times have the lower median (a median: beside a neighbour single runs are sometimes preempted for a whole
+// scheduler slice, and one such run must not decide), and times the other again now and then (the neighbour
+// changes): every kExploreEvery executions when the two are close, less often the slower the other is (at most
+// every kMaxInterval), so exploring costs at most about 1/kExploreEvery of an execution. Whole executions, not
+// single tasks, and the first execution after a change of width is not counted: it pays for waking (or parking) the
+// team's threads — beside a neighbour a woken thread may wait a scheduler slice for a core — which back-to-back runs
+// at one width do not pay. Hence widths are timed in bursts: kWarmupRuns + 1 runs of each at first, kExploreBurst
+// runs when exploring.
 //
 // Not thread-safe: one per model, used by the thread launching its (one at a time) executions.
 #pragma once
@@ -18,21 +21,29 @@ namespace ge::rt {
 
 class RunWidthChooser {
  public:
+  static constexpr int kWarmupRuns = 3;  // of each width before either is preferred
+  static constexpr int kWindow = 5;      // recent times kept per width; their median is the width's estimate
   static constexpr int kExploreEvery = 8;
-  static constexpr int kMaxInterval = 256;
-  static constexpr double kSmoothing = 0.25;  // weight of the newest time in a width's running average
+  static constexpr int kMaxInterval = 512;
+  static constexpr int kExploreBurst = 3;  // the first one not counted
 
-  // The width of the next execution: 1 or |full_threads|; each width is timed before either is preferred.
+  // The width of the next execution: 1 or |full_threads|.
   int Choose(int full_threads);
   // The execution at |threads| took |ns| nanoseconds.
   void Record(int threads, int64_t ns);
-  // Smoothed time of a width so far, 0 before its first run (for tests and reports).
-  double AverageNs(bool full_width) const { return avg_ns_[full_width ? 1 : 0]; }
+  // Median of a width's recent times, 0 before its first run (for tests and reports).
+  double EstimateNs(bool full_width) const;
 
  private:
-  double avg_ns_[2] = {0, 0};  // [0] one thread, [1] full width
-  bool seen_[2] = {false, false};
+  struct Times {
+    int64_t ns[kWindow] = {};
+    int count = 0;  // runs recorded, ever
+  };
+  Times times_[2];  // [0] one thread, [1] full width
   int runs_since_explore_ = 0;
+  int last_ = -1;       // width index of the last recorded-or-skipped run; -1 before the first
+  int burst_left_ = 0;  // runs still to do at explore_width_
+  int explore_width_ = 1;
 };
 
 }  // namespace ge::rt

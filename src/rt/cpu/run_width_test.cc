@@ -5,13 +5,42 @@
 namespace ge::rt {
 namespace {
 
-TEST(RunWidthChooser, MeasuresBothWidthsFirst) {
+// Feeds the chooser runs that take full_ns at full width and one_ns at one thread; returns the full-width runs.
+int Feed(RunWidthChooser& c, int runs, int64_t full_ns, int64_t one_ns) {
+  int full_runs = 0;
+  for (int i = 0; i < runs; ++i) {
+    const int w = c.Choose(2);
+    if (w == 2) ++full_runs;
+    c.Record(w, w == 2 ? full_ns : one_ns);
+  }
+  return full_runs;
+}
+
+constexpr int kWarmup = 2 * (RunWidthChooser::kWarmupRuns + 1);  // each width's first run is not counted
+
+TEST(RunWidthChooser, TimesEachWidthInARunThenPrefersTheFaster) {
   RunWidthChooser c;
-  EXPECT_EQ(c.Choose(4), 4);
-  c.Record(4, 1000);
-  EXPECT_EQ(c.Choose(4), 1);
-  c.Record(1, 3000);
-  EXPECT_EQ(c.Choose(4), 4);  // full width was faster
+  for (int i = 0; i < RunWidthChooser::kWarmupRuns + 1; ++i) {
+    ASSERT_EQ(c.Choose(4), 4);
+    c.Record(4, 3000);
+  }
+  for (int i = 0; i < RunWidthChooser::kWarmupRuns + 1; ++i) {
+    ASSERT_EQ(c.Choose(4), 1);
+    c.Record(1, 1000);
+  }
+  EXPECT_EQ(c.Choose(4), 1);  // one thread was faster
+  EXPECT_DOUBLE_EQ(c.EstimateNs(true), 3000);
+  EXPECT_DOUBLE_EQ(c.EstimateNs(false), 1000);
+}
+
+TEST(RunWidthChooser, TheRunAfterASwitchIsNotCounted) {
+  RunWidthChooser c;
+  c.Record(2, 900'000);  // woke the team: a scheduler slice
+  c.Record(2, 1000);
+  c.Record(1, 5000);  // parked it
+  c.Record(1, 1500);
+  EXPECT_DOUBLE_EQ(c.EstimateNs(true), 1000);
+  EXPECT_DOUBLE_EQ(c.EstimateNs(false), 1500);
 }
 
 TEST(RunWidthChooser, OneThreadPoolAlwaysOne) {
@@ -19,55 +48,40 @@ TEST(RunWidthChooser, OneThreadPoolAlwaysOne) {
   for (int i = 0; i < 20; ++i) EXPECT_EQ(c.Choose(1), 1);
 }
 
-TEST(RunWidthChooser, PrefersTheFasterAndExploresTheOther) {
+TEST(RunWidthChooser, PrefersTheFasterAndExploresTheOtherInBursts) {
   RunWidthChooser c;
-  c.Record(2, 2000);  // full width waits on a descheduled thread
-  c.Record(1, 1000);
-  int full_runs = 0;
-  const int interval = 2 * RunWidthChooser::kExploreEvery;  // the other width is twice as slow
-  for (int i = 0; i < 10 * interval; ++i) {
-    const int w = c.Choose(2);
-    if (w == 2) ++full_runs;
-    c.Record(w, w == 2 ? 2000 : 1000);
-  }
-  EXPECT_EQ(full_runs, 10);
+  Feed(c, kWarmup, 2000, 1000);  // full width waits on a descheduled thread
+  // Twice as slow: one burst per interval of decisions; the burst's later runs come on top.
+  const int cycle =
+      RunWidthChooser::kExploreEvery * RunWidthChooser::kExploreBurst * 2 + RunWidthChooser::kExploreBurst - 1;
+  EXPECT_EQ(Feed(c, 10 * cycle, 2000, 1000), 10 * RunWidthChooser::kExploreBurst);
 }
 
 TEST(RunWidthChooser, ExploresAMuchSlowerWidthRarely) {
   RunWidthChooser c;
-  c.Record(2, 100'000'000);  // full width beside a neighbour that takes every core
-  c.Record(1, 1'000'000);
-  int full_runs = 0;
-  for (int i = 0; i < 4 * RunWidthChooser::kMaxInterval; ++i) {
-    const int w = c.Choose(2);
-    if (w == 2) ++full_runs;
-    c.Record(w, w == 2 ? 100'000'000 : 1'000'000);
+  Feed(c, kWarmup, 100'000'000, 1'000'000);  // beside a neighbour on every core
+  const int cycle = RunWidthChooser::kMaxInterval + RunWidthChooser::kExploreBurst - 1;
+  EXPECT_EQ(Feed(c, 4 * cycle, 100'000'000, 1'000'000), 4 * RunWidthChooser::kExploreBurst);
+}
+
+TEST(RunWidthChooser, OnePreemptedRunDoesNotDecide) {
+  RunWidthChooser c;
+  for (int64_t full : {int64_t{1000}, int64_t{1000}, int64_t{50'000}, int64_t{1000}}) {  // one waited a slice
+    ASSERT_EQ(c.Choose(2), 2);
+    c.Record(2, full);
   }
-  EXPECT_EQ(full_runs, 4);
+  Feed(c, RunWidthChooser::kWarmupRuns + 1, 1000, 1500);
+  EXPECT_DOUBLE_EQ(c.EstimateNs(true), 1000);
+  EXPECT_EQ(c.Choose(2), 2);
 }
 
 TEST(RunWidthChooser, FollowsAChangeInTheNeighbour) {
   RunWidthChooser c;
-  c.Record(2, 5000);
-  c.Record(1, 1000);
-  // The neighbour leaves: full width now takes 400 ns and one thread 1000 ns; the exploring runs notice.
-  int full_runs_at_end = 0;
-  for (int i = 0; i < 400; ++i) {
-    const int w = c.Choose(2);
-    c.Record(w, w == 2 ? 400 : 1000);
-    if (i >= 400 - 2 * RunWidthChooser::kExploreEvery && w == 2) ++full_runs_at_end;
-  }
-  EXPECT_GE(full_runs_at_end, 2 * RunWidthChooser::kExploreEvery - 1);
-  EXPECT_LT(c.AverageNs(true), c.AverageNs(false));
-}
-
-TEST(RunWidthChooser, SmoothsOneOutlier) {
-  RunWidthChooser c;
-  c.Record(2, 1000);
-  c.Record(1, 3000);
-  c.Record(2, 5000);  // one preempted run
-  EXPECT_DOUBLE_EQ(c.AverageNs(true), 1000 + RunWidthChooser::kSmoothing * 4000);
-  EXPECT_EQ(c.Choose(2), 2);  // still faster than one thread
+  Feed(c, kWarmup, 5000, 1000);
+  // The neighbour leaves: full width now takes 400 ns and one thread 1000 ns; the exploring bursts notice.
+  Feed(c, 600, 400, 1000);
+  EXPECT_LT(c.EstimateNs(true), c.EstimateNs(false));
+  EXPECT_GE(Feed(c, 20, 400, 1000), 20 - RunWidthChooser::kExploreBurst);
 }
 
 }  // namespace
