@@ -98,6 +98,18 @@ TEST(MemoryPlannerAlias, VerifyRejectsAWrongAlias) {
   }
 }
 
+// Two slices only, the overlapping pair being the last one Verify compares.
+TEST(MemoryPlannerAlias, VerifyRejectsTheLastTwoSlicesOverlapping) {
+  const std::vector<PlanBuffer> b = {Fm(0, 2000, 0, 2), Alias(1, 1000, 0, 2, 0, 0), Alias(2, 1000, 1, 2, 0, 1000)};
+  const MemoryPlan good = PlanMemory(b).value();
+  ASSERT_TRUE(good.Verify(b).ok());
+  std::vector<PlanBuffer> overlap = b;
+  overlap[2].alias_offset = 999;
+  MemoryPlan bad = good;
+  bad.offsets[2] = bad.offsets[0] + 999;
+  EXPECT_FALSE(bad.Verify(overlap).ok());
+}
+
 TEST(MemoryPlannerAlias, PlanRejectsAliasesThatBreakTheRules) {
   auto rejected = [](std::vector<PlanBuffer> b) { return !PlanMemory(b).ok(); };
   std::vector<PlanBuffer> b = Inception();
