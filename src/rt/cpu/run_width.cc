@@ -11,6 +11,9 @@ double RunWidthChooser::EstimateNs(bool full_width) const {
   int64_t sorted[kWindow];
   std::copy(t.ns, t.ns + n, sorted);
   std::sort(sorted, sorted + n);
+  // Fewer than a window of times: the fastest, since a slow one may be a preempted run (beside a neighbour a run
+  // can wait a scheduler slice); the width then in use fills its window within a few runs.
+  if (n < kWindow) return static_cast<double>(sorted[0]);
   return n % 2 == 1 ? static_cast<double>(sorted[n / 2])
                     : 0.5 * (static_cast<double>(sorted[n / 2 - 1]) + static_cast<double>(sorted[n / 2]));
 }

@@ -5,7 +5,8 @@
 // regions; a model whose regions are long still runs faster at full width. Which case a model is depends on its
 // work and on the neighbour, so each model times kWarmupRuns executions at each width, then runs at the width whose
 // recent times have the lower median (a median: beside a neighbour single runs are sometimes preempted for a whole
-// scheduler slice, and one such run must not decide), and times the other again now and then (the neighbour
+// scheduler slice, and one such run must not decide; with fewer than kWindow times, their minimum, for the same
+// reason), and times the other again now and then (the neighbour
 // changes): every kExploreEvery executions when the two are close, less often the slower the other is (at most
 // every kMaxInterval), so exploring costs at most about 1/kExploreEvery of an execution. Whole executions, not
 // single tasks, and the first execution after a change of width is not counted: it pays for waking (or parking) the
@@ -31,7 +32,7 @@ class RunWidthChooser {
   int Choose(int full_threads);
   // The execution at |threads| took |ns| nanoseconds.
   void Record(int threads, int64_t ns);
-  // Median of a width's recent times, 0 before its first run (for tests and reports).
+  // Median of a width's last kWindow times (their minimum while there are fewer), 0 before its first run.
   double EstimateNs(bool full_width) const;
 
  private:

@@ -75,6 +75,22 @@ TEST(RunWidthChooser, OnePreemptedRunDoesNotDecide) {
   EXPECT_EQ(c.Choose(2), 2);
 }
 
+// Full width's runs preempted in bursts (most of them wait a slice, the model itself is faster at full width when
+// not preempted): with few times the fastest decides; once the width in use has a window of times, its median.
+TEST(RunWidthChooser, FewTimesDecideByTheFastestThenAWindowByItsMedian) {
+  RunWidthChooser c;
+  for (int64_t full : {int64_t{9000}, int64_t{23'000}, int64_t{200}, int64_t{23'000}}) {
+    ASSERT_EQ(c.Choose(2), 2);
+    c.Record(2, full);
+  }
+  Feed(c, RunWidthChooser::kWarmupRuns + 1, 0, 380);
+  EXPECT_DOUBLE_EQ(c.EstimateNs(true), 200);
+  EXPECT_EQ(c.Choose(2), 2);
+  // Full width keeps waiting a slice: once it has a window of times, one thread wins.
+  Feed(c, RunWidthChooser::kWindow, 23'000, 380);
+  EXPECT_EQ(c.Choose(2), 1);
+}
+
 TEST(RunWidthChooser, FollowsAChangeInTheNeighbour) {
   RunWidthChooser c;
   Feed(c, kWarmup, 5000, 1000);
