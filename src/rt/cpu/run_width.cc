@@ -20,7 +20,7 @@ double RunWidthChooser::EstimateNs(bool full_width) const {
 
 int RunWidthChooser::Choose(int full_threads) {
   if (full_threads <= 1) return 1;
-  if (times_[1].count < kWarmupRuns) return full_threads;
+  if (cold_left_ > 0 || times_[1].count < kWarmupRuns) return full_threads;
   if (times_[0].count < kWarmupRuns) return 1;
   if (burst_left_ > 0) {
     --burst_left_;
@@ -44,6 +44,11 @@ int RunWidthChooser::Choose(int full_threads) {
 
 void RunWidthChooser::Record(int threads, int64_t ns) {
   const int w = threads > 1 ? 1 : 0;
+  if (cold_left_ > 0) {
+    --cold_left_;
+    last_ = w;
+    return;
+  }
   if (w != last_) {  // the first run at a new width paid for the switch
     last_ = w;
     return;

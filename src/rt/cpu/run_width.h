@@ -12,7 +12,8 @@
 // single tasks, and the first execution after a change of width is not counted: it pays for waking (or parking) the
 // team's threads — beside a neighbour a woken thread may wait a scheduler slice for a core — which back-to-back runs
 // at one width do not pay. Hence widths are timed in bursts: kWarmupRuns + 1 runs of each at first, kExploreBurst
-// runs when exploring.
+// runs when exploring. The first kColdRuns executions run at full width untimed: a process's first runs beside a
+// neighbour are slow at any width (its threads' first wake-ups), tens of times a warm run.
 //
 // Not thread-safe: one per model, used by the thread launching its (one at a time) executions.
 #pragma once
@@ -27,6 +28,7 @@ class RunWidthChooser {
   static constexpr int kExploreEvery = 8;
   static constexpr int kMaxInterval = 512;
   static constexpr int kExploreBurst = 3;  // the first one not counted
+  static constexpr int kColdRuns = 4;
 
   // The width of the next execution: 1 or |full_threads|.
   int Choose(int full_threads);
@@ -42,8 +44,9 @@ class RunWidthChooser {
   };
   Times times_[2];  // [0] one thread, [1] full width
   int runs_since_explore_ = 0;
-  int last_ = -1;       // width index of the last recorded-or-skipped run; -1 before the first
-  int burst_left_ = 0;  // runs still to do at explore_width_
+  int last_ = -1;              // width index of the last recorded-or-skipped run; -1 before the first
+  int cold_left_ = kColdRuns;  // first executions, not timed
+  int burst_left_ = 0;         // runs still to do at explore_width_
   int explore_width_ = 1;
 };
 

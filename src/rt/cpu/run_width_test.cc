@@ -18,9 +18,20 @@ int Feed(RunWidthChooser& c, int runs, int64_t full_ns, int64_t one_ns) {
 
 constexpr int kWarmup = 2 * (RunWidthChooser::kWarmupRuns + 1);  // each width's first run is not counted
 
-TEST(RunWidthChooser, TimesEachWidthInARunThenPrefersTheFaster) {
+// A chooser past its untimed first runs (at full width).
+RunWidthChooser Warm() {
   RunWidthChooser c;
-  for (int i = 0; i < RunWidthChooser::kWarmupRuns + 1; ++i) {
+  for (int i = 0; i < RunWidthChooser::kColdRuns; ++i) {
+    EXPECT_EQ(c.Choose(2), 2);
+    c.Record(2, 24'000'000);
+  }
+  EXPECT_DOUBLE_EQ(c.EstimateNs(true), 0);  // none of them timed
+  return c;
+}
+
+TEST(RunWidthChooser, TimesEachWidthInARunThenPrefersTheFaster) {
+  RunWidthChooser c = Warm();
+  for (int i = 0; i < RunWidthChooser::kWarmupRuns; ++i) {  // the cold runs were at full width: no switch
     ASSERT_EQ(c.Choose(4), 4);
     c.Record(4, 3000);
   }
@@ -34,22 +45,33 @@ TEST(RunWidthChooser, TimesEachWidthInARunThenPrefersTheFaster) {
 }
 
 TEST(RunWidthChooser, TheRunAfterASwitchIsNotCounted) {
-  RunWidthChooser c;
-  c.Record(2, 900'000);  // woke the team: a scheduler slice
-  c.Record(2, 1000);
-  c.Record(1, 5000);  // parked it
+  RunWidthChooser c = Warm();
+  c.Record(1, 5000);  // parked the team
   c.Record(1, 1500);
+  c.Record(2, 900'000);  // woke it: a scheduler slice
+  c.Record(2, 1000);
   EXPECT_DOUBLE_EQ(c.EstimateNs(true), 1000);
   EXPECT_DOUBLE_EQ(c.EstimateNs(false), 1500);
 }
 
-TEST(RunWidthChooser, OneThreadPoolAlwaysOne) {
+TEST(RunWidthChooser, AProcesssFirstRunsAreNotTimed) {
   RunWidthChooser c;
+  for (int i = 0; i < RunWidthChooser::kColdRuns; ++i) {
+    EXPECT_EQ(c.Choose(2), 2);
+    c.Record(i % 2 == 0 ? 2 : 1, 24'000'000);
+  }
+  EXPECT_DOUBLE_EQ(c.EstimateNs(true), 0);
+  EXPECT_DOUBLE_EQ(c.EstimateNs(false), 0);
+  EXPECT_EQ(c.Choose(2), 2);  // warm-up starts at full width
+}
+
+TEST(RunWidthChooser, OneThreadPoolAlwaysOne) {
+  RunWidthChooser c = Warm();
   for (int i = 0; i < 20; ++i) EXPECT_EQ(c.Choose(1), 1);
 }
 
 TEST(RunWidthChooser, PrefersTheFasterAndExploresTheOtherInBursts) {
-  RunWidthChooser c;
+  RunWidthChooser c = Warm();
   Feed(c, kWarmup, 2000, 1000);  // full width waits on a descheduled thread
   // Twice as slow: one burst per interval of decisions; the burst's later runs come on top.
   const int cycle =
@@ -58,15 +80,15 @@ TEST(RunWidthChooser, PrefersTheFasterAndExploresTheOtherInBursts) {
 }
 
 TEST(RunWidthChooser, ExploresAMuchSlowerWidthRarely) {
-  RunWidthChooser c;
+  RunWidthChooser c = Warm();
   Feed(c, kWarmup, 100'000'000, 1'000'000);  // beside a neighbour on every core
   const int cycle = RunWidthChooser::kMaxInterval + RunWidthChooser::kExploreBurst - 1;
   EXPECT_EQ(Feed(c, 4 * cycle, 100'000'000, 1'000'000), 4 * RunWidthChooser::kExploreBurst);
 }
 
 TEST(RunWidthChooser, OnePreemptedRunDoesNotDecide) {
-  RunWidthChooser c;
-  for (int64_t full : {int64_t{1000}, int64_t{1000}, int64_t{50'000}, int64_t{1000}}) {  // one waited a slice
+  RunWidthChooser c = Warm();
+  for (int64_t full : {int64_t{1000}, int64_t{50'000}, int64_t{1000}}) {  // one waited a slice
     ASSERT_EQ(c.Choose(2), 2);
     c.Record(2, full);
   }
@@ -78,8 +100,8 @@ TEST(RunWidthChooser, OnePreemptedRunDoesNotDecide) {
 // Full width's runs preempted in bursts (most of them wait a slice, the model itself is faster at full width when
 // not preempted): with few times the fastest decides; once the width in use has a window of times, its median.
 TEST(RunWidthChooser, FewTimesDecideByTheFastestThenAWindowByItsMedian) {
-  RunWidthChooser c;
-  for (int64_t full : {int64_t{9000}, int64_t{23'000}, int64_t{200}, int64_t{23'000}}) {
+  RunWidthChooser c = Warm();
+  for (int64_t full : {int64_t{23'000}, int64_t{200}, int64_t{23'000}}) {
     ASSERT_EQ(c.Choose(2), 2);
     c.Record(2, full);
   }
@@ -92,7 +114,7 @@ TEST(RunWidthChooser, FewTimesDecideByTheFastestThenAWindowByItsMedian) {
 }
 
 TEST(RunWidthChooser, FollowsAChangeInTheNeighbour) {
-  RunWidthChooser c;
+  RunWidthChooser c = Warm();
   Feed(c, kWarmup, 5000, 1000);
   // The neighbour leaves: full width now takes 400 ns and one thread 1000 ns; the exploring bursts notice.
   Feed(c, 600, 400, 1000);
