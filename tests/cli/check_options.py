@@ -2,14 +2,17 @@
 """ge's one option table from the command line: `--option` keys are checked against it (a misspelled key names the
 closest one, a key the command's components do not read names who reads it, a bad value names the allowed ones),
 `ge options` prints it (text and JSON), an unknown flag or command names the closest one, and `ge CMD --help`
-succeeds for every command.
-usage: check_options.py GE_BINARY WORKDIR SAMPLE.onnx"""
+succeeds for every command. The table and the sources agree: every key the sources under SOURCE_DIR read
+(`Option("ge.x")`, `find("ge.x")`, `key == "ge.x"`, ...) is in the table, and every key the table says has an effect
+on the CPU is read somewhere.
+usage: check_options.py GE_BINARY WORKDIR SAMPLE.onnx SOURCE_DIR"""
 import json
 import os
+import re
 import subprocess
 import sys
 
-ge, work, sample = sys.argv[1], sys.argv[2], sys.argv[3]
+ge, work, sample, source_dir = sys.argv[1:5]
 os.makedirs(work, exist_ok=True)
 failures = []
 
@@ -72,6 +75,33 @@ try:
         failures.append(f"ge options --json: ge.exec.disableReuseMemory is {reuse}")
 except (ValueError, StopIteration, KeyError, TypeError) as e:
     failures.append(f"ge options --json: {e}: {r.stdout[:200]!r}")
+
+# The table and the sources agree.
+READ_RE = re.compile(r'(?:Option|find|count|ParseCount\(options,)\s*\(?\s*"(ge\.[A-Za-z0-9_.]+)"|[=!]=\s*"(ge\.[A-Za-z0-9_.]+)"')
+read = {}
+for folder in ("src", "tools"):
+    for root, _, files in os.walk(os.path.join(source_dir, folder)):
+        for name in files:
+            if not name.endswith((".cc", ".h")) or re.search(r"_(test|fuzz|benchmark)\.", name):
+                continue
+            path = os.path.join(root, name)
+            for m in READ_RE.finditer(open(path, encoding="utf-8", errors="replace").read()):
+                read.setdefault(m.group(1) or m.group(2), os.path.relpath(path, source_dir))
+try:
+    table = {row["name"]: row for row in json.loads(ge_cmd(["options", "--json"]).stdout)}
+    families = [n[: -len("<name>")] for n in table if n.endswith(".<name>")]
+    if len(read) < 15:
+        failures.append(f"only {len(read)} option reads found under {source_dir}: is the scan broken?")
+    for key, where in sorted(read.items()):
+        if key not in table and not any(key.startswith(f) for f in families):
+            failures.append(f"{where} reads option {key}, which ge's option table (src/base/option_table.def) lacks")
+    for name, row in sorted(table.items()):
+        family = name[: -len("<name>")] if name.endswith(".<name>") else None
+        if row["effect_on_cpu"] and not any(k == name or (family and k.startswith(family)) for k in read):
+            failures.append(f"the option table says {name} has an effect, but nothing under src/ or tools/ reads it")
+    print(f"ok   {len(read)} option keys read in the sources, all in the table; every effective key is read")
+except ValueError as e:
+    failures.append(f"ge options --json: {e}")
 
 # Every command answers --help with its flags (and so no longer "unknown flag --help").
 for command in ["compile", "run", "inspect", "run-op", "train", "test-onnx", "options"]:
