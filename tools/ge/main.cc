@@ -25,16 +25,23 @@ const Command kCommands[] = {
 
 bool IsHelp(const char* arg) { return !std::strcmp(arg, "--help") || !std::strcmp(arg, "-h"); }
 
-void Usage(FILE* out) {
-  std::fprintf(out, "usage: ge <command> [flags]   (ge <command> --help: that command alone)\n");
-  for (const Command& c : kCommands) std::fprintf(out, "\n%s", ge::cli::CommandHelp(c.spec()).c_str());
+// full: every command's flags (ge --help); otherwise a line per command (a mistyped or missing command).
+void Usage(FILE* out, bool full) {
+  std::fprintf(out, "usage: ge <command> [flags]   (ge <command> --help: that command's flags)\n");
+  for (const Command& c : kCommands) {
+    if (full) {
+      std::fprintf(out, "\n%s", ge::cli::CommandHelp(c.spec()).c_str());
+    } else {
+      std::fprintf(out, "  ge %-10s %s\n", c.spec().name, c.spec().summary);
+    }
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2 || IsHelp(argv[1])) {
-    Usage(argc < 2 ? stderr : stdout);
+    Usage(argc < 2 ? stderr : stdout, argc >= 2);
     return argc < 2 ? 2 : 0;
   }
   const std::string name = argv[1];
@@ -53,6 +60,6 @@ int main(int argc, char** argv) {
   const std::string closest = ge::ClosestName(name, names);
   std::fprintf(stderr, "ge: unknown command '%s'%s\n", name.c_str(),
                closest.empty() ? "" : ("; did you mean '" + closest + "'?").c_str());
-  Usage(stderr);
+  Usage(stderr, false);
   return 2;
 }
