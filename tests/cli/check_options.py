@@ -50,6 +50,8 @@ expect(compile_args + ["--option=ge.fusion"], 1, "--option wants KEY=VALUE")
 expect(compile_args + ["--option=ge.qqqqqqqqqqqqqqqq=1"], 1, "`ge options` lists them")
 expect(["run", f"--model={om}", "--option=ge.exec.v2Exectuor=priority"], 1, "did you mean 'ge.exec.v2Executor'?")
 expect(["run", f"--model={om}", "--option=ge.fusion=0"], 1, "is read by the compiler, not here")
+# A compiled static model runs on the sink runtime: a valid runtime v2 key is accepted and said to be ignored.
+expect(["run", f"--model={om}", "--option=ge.exec.v2Executor=priority"], 0, "which ignores them")
 expect(["test-onnx", "--option=ge.format.activaton=NHWC", work], 2, "did you mean 'ge.format.activation'?")
 
 # Unknown flags and commands name the closest.

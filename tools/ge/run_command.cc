@@ -288,6 +288,10 @@ int RunCommand(int argc, char** argv) {
     std::fprintf(stderr, "ge run: note: --threads=%lld is ignored: the %s runs on %d thread(s)\n",
                  static_cast<long long>(*threads), runner.engine(), runner.threads());
   }
+  if (!open.ge_options.empty() && std::string(runner.engine()) != "v2") {
+    std::fprintf(stderr, "ge run: note: --option keys are read by runtime v2 when it loads a model; this model runs "
+                 "on '%s', which ignores them\n", runner.engine());
+  }
 
   auto inputs = BindInputs(flags, runner.inputs());
   if (!inputs.ok()) return Fail(inputs.status());
