@@ -43,7 +43,8 @@ const OptionInfo* FindOption(std::string_view key);
 Status CheckOptionValue(const OptionInfo& info, std::string_view key, std::string_view value);
 
 // InvalidArgument naming the first key that is unknown (with the closest known key, if one is near), read by
-// none of `accepted` readers, or has a bad value. `where` prefixes the message as "where: " ("session", "graph 3"; "": nothing).
+// none of `accepted` readers, or has a bad value. `where` prefixes the message as "where: " ("session", "graph 3"; "":
+// nothing).
 Status CheckOptionsAgainstTable(const std::map<std::string, std::string>& options, uint32_t accepted,
                                 const std::string& where);
 
