@@ -1,17 +1,23 @@
 #include "base/edit_distance.h"
 
 #include <algorithm>
-#include <cctype>
 #include <limits>
 
 namespace ge {
 namespace {
 
-char Lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
 
 }  // namespace
 
-size_t EditDistance(std::string_view a, std::string_view b) {
+size_t EditDistance(std::string_view a_text, std::string_view b_text) {
+  const std::string a = AsciiLower(a_text), b = AsciiLower(b_text);
   const size_t n = a.size(), m = b.size();
   // Three rows of the dynamic-programming table: two back for transpositions.
   std::vector<size_t> before(m + 1), prev(m + 1), cur(m + 1);
@@ -19,9 +25,9 @@ size_t EditDistance(std::string_view a, std::string_view b) {
   for (size_t i = 1; i <= n; ++i) {
     cur[0] = i;
     for (size_t j = 1; j <= m; ++j) {
-      const bool same = Lower(a[i - 1]) == Lower(b[j - 1]);
+      const bool same = a[i - 1] == b[j - 1];
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
-      if (i > 1 && j > 1 && Lower(a[i - 1]) == Lower(b[j - 2]) && Lower(a[i - 2]) == Lower(b[j - 1])) {
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
         cur[j] = std::min(cur[j], before[j - 2] + 1);
       }
     }
@@ -36,6 +42,9 @@ std::string ClosestName(std::string_view word, const std::vector<std::string>& c
   size_t best = std::numeric_limits<size_t>::max();
   std::string closest;
   for (const std::string& c : candidates) {
+    // The distance is at least the difference in length: no need to compute it for a name that far.
+    const size_t length_gap = word.size() > c.size() ? word.size() - c.size() : c.size() - word.size();
+    if (length_gap > limit) continue;
     const size_t d = EditDistance(word, c);
     if (d <= limit && d < best) {
       best = d;
