@@ -208,14 +208,14 @@ void PrintProfile(const std::vector<KernelProfile>& profile, size_t slowest) {
 
 int RunCommand(int argc, char** argv) {
   auto flags_or = ParseFlags(argc, argv, 2, {"model", "input", "output_dir", "loop", "warmup", "threads", "json", "seed", "profile", "profile_nodes",
-                                             "checkpoint", "vary", "option", "interpreter", "pipeline_stages", "contention"});
+                                             "checkpoint", "vary", "option", "interpreter", "pipeline_stages", "contention", "trace"});
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
   if (flags.Has("checkpoint")) {
     // Inference on trained variables reads --model, --input and --output_dir only: a timing or runtime flag given
     // with it would be silently ignored, so it is refused instead.
     for (const char* f : {"loop", "warmup", "threads", "json", "seed", "profile", "profile_nodes", "vary", "option",
-                          "interpreter", "pipeline_stages", "contention"}) {
+                          "interpreter", "pipeline_stages", "contention", "trace"}) {
       if (flags.Has(f)) return Fail(InvalidArgument(std::string("--") + f + " does not apply to ge run --checkpoint"));
     }
     return RunWithCheckpointCommand(flags);
@@ -250,6 +250,10 @@ int RunCommand(int argc, char** argv) {
   open.threads = static_cast<int>(*threads);
   open.seed = static_cast<uint64_t>(*seed);
   open.profile = flags.GetBool("profile");
+  open.trace = flags.Has("trace");  // --trace=FILE.json: a Chrome / Perfetto timeline (ModelRunner::WriteTrace)
+  if (open.trace && (flags.Get("trace").empty() || flags.Get("trace") == "1")) {
+    return Fail(InvalidArgument("--trace needs the file to write: --trace=FILE.json"));
+  }
   open.interpreter = flags.GetBool("interpreter");
   open.pipeline_stages = static_cast<size_t>(*pipeline_stages);
   for (const std::string& kv : flags.GetAll("option")) {
@@ -341,6 +345,10 @@ int RunCommand(int argc, char** argv) {
   }
 
   if (open.profile) PrintProfile(runner.Profile(), static_cast<size_t>(*profile_nodes));
+  if (open.trace) {
+    Status s = runner.WriteTrace(flags.Get("trace"));
+    if (!s.ok()) return Fail(s);
+  }
   if (flags.GetBool("json")) {
     std::ostringstream os;
     os.precision(6);
