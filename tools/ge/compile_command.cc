@@ -3,9 +3,11 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "commands.h"
+#include "base/trace_json.h"
 #include "compiler/input_shape_spec.h"
 #include "compiler/model_compiler.h"
 #include "runtime/v2/lowering/execute_plan.h"
@@ -54,7 +56,7 @@ StatusOr<std::unique_ptr<ir::Model>> LoadModel(const std::string& path) {
 int CompileCommand(int argc, char** argv) {
   auto flags_or = ParseFlags(argc, argv, 2,
                              {"model", "output", "input_shape", "precision_mode", "external_weight", "threads",
-                              "option", "json", "dump_graph", "target", "tune", "embed_external_data", "runtime"});
+                              "option", "json", "dump_graph", "target", "tune", "embed_external_data", "runtime", "trace"});
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
   const std::string model_path = flags.Get("model");
@@ -101,7 +103,14 @@ int CompileCommand(int argc, char** argv) {
   // 1: a file per weight, 2: one combined file; next to the .om (M.om -> M.weights/) unless
   // --option=ge.externalWeightDir=DIR names another directory.
   if (flags.Has("external_weight")) options.ge_options["ge.externalWeight"] = std::to_string(*external);
+  // --trace=FILE.json: parsing and the compile phases as a Chrome / Perfetto timeline.
+  std::unique_ptr<trace::TraceRecorder> recorder;
+  if (flags.Has("trace")) recorder = std::make_unique<trace::TraceRecorder>(1 << 16, "ge compile " + model_path);
+  if (recorder != nullptr) recorder->NameTrack(trace::kHostTrack, "compile");
+  options.trace = recorder.get();
+  std::optional<trace::TraceScope> parse(std::in_place, recorder.get(), "parse " + model_path, "compile");
   auto model = LoadModel(model_path);
+  parse.reset();
   if (!model.ok()) return Fail(model.status());
   compiler::CompileReport report;
   Status s = compiler::CompileToOmFile(**model, options, out_path, &report);
@@ -117,6 +126,10 @@ int CompileCommand(int argc, char** argv) {
       std::fwrite(text.data(), 1, text.size(), f);
       std::fclose(f);
     }
+  }
+  if (recorder != nullptr) {
+    Status written = trace::WriteTraceFile(*recorder, flags.Get("trace"));
+    if (!written.ok()) return Fail(written);
   }
   if (!s.ok()) return Fail(s);
   for (const std::string& note : report.notes) std::fprintf(stderr, "ge compile: note: %s\n", note.c_str());

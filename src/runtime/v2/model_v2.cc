@@ -152,6 +152,7 @@ StatusOr<std::unique_ptr<ModelV2>> ModelV2::Load(std::shared_ptr<const om::OmRea
     return FailedPrecondition("the .om is not an IR model (model type " +
                               std::to_string(static_cast<int>(om->header().model_type)) + ")");
   }
+  trace::TraceScope whole(options.trace, "ModelV2::Load " + om->header().name);
   std::optional<trace::TraceScope> read(std::in_place, options.trace, "read the IR, plan and islands from the .om");
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, om::ReadIrOm(*om));
   if (model->graph == nullptr) return DataLoss("the IR model has no graph");
