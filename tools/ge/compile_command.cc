@@ -14,6 +14,7 @@
 #include "runtime/v2/lowering/static_island.h"
 #include "rt/cpu/cpu_quota.h"
 #include "flags.h"
+#include "graph_picture.h"
 #include "io_util.h"
 #include "ir/dump.h"
 #include "ir/text_parser.h"
@@ -119,7 +120,11 @@ int CompileCommand(int argc, char** argv) {
     s = FailedPrecondition("--runtime=v1: the model runs only on runtime v2 (" + report.dynamic_reason +
                            "); fix its shapes with --input_shape");
   }
-  if (flags.Has("dump_graph")) {  // the optimized graph in the IR text form, written even when the build failed
+  if (flags.Has("dump_graph") && IsGraphPicturePath(flags.Get("dump_graph"))) {
+    // A picture (graph_picture.h): of the .om written (memory plan, streams), else of the graph as far as it got.
+    Status drawn = DrawGraph(s.ok() ? out_path : "", model->get()->graph.get(), flags.Get("dump_graph"), "ge compile");
+    if (!drawn.ok() && s.ok()) return Fail(drawn.WithContext("--dump_graph"));
+  } else if (flags.Has("dump_graph")) {  // the optimized graph in the IR text form, written even when the build failed
     FILE* f = std::fopen(flags.Get("dump_graph").c_str(), "w");
     if (f != nullptr) {
       std::string text = ir::DumpModelText(**model);

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "flags.h"
+#include "graph_picture.h"
 #include "io_util.h"
 #include "lowered_summary.h"
 #include "compiler/passes/passes.h"
@@ -165,7 +166,7 @@ void AddCompiled(const om::OmReader& reader, Report* r, Status* status) {
 }  // namespace
 
 int InspectCommand(int argc, char** argv) {
-  auto flags_or = ParseFlags(argc, argv, 2, {"model", "json"});
+  auto flags_or = ParseFlags(argc, argv, 2, {"model", "json", "graph"});
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
   std::string path = flags.Get("model");
@@ -177,6 +178,10 @@ int InspectCommand(int argc, char** argv) {
   if (!reader_or.ok()) return Fail(reader_or.status());
   const om::OmReader& reader = **reader_or;
   const om::OmHeader& h = reader.header();
+  if (flags.Has("graph")) {  // --graph=FILE.svg|.png|.pdf|.dot: a Graphviz picture (graph_picture.h)
+    Status drawn = DrawGraph(path, nullptr, flags.Get("graph"), "ge inspect");
+    if (!drawn.ok()) return Fail(drawn);
+  }
   Report r;
   r.AddStr("model", h.name);
   r.Add("format_version", static_cast<uint64_t>(h.format_version));
