@@ -2,8 +2,8 @@
 """`ge run --trace=FILE.json` and `ge compile --trace=FILE.json` write valid Chrome / Perfetto trace-event JSON:
 every event has name, ph, ts, pid and tid, complete ("X") events a duration >= 0, metadata ("M") events name the
 process and the tracks. Every kernel of the model appears exactly once per run (warmup runs included) on the sink
-runtime (one track per stream) and on runtime v2 (one track per executor worker), and the kernels are exactly those
-`ge run --profile` counts; the load phases nest inside the load; the compile trace holds the parse, the passes and
+runtime (one track per stream) and on runtime v2 (one track per executor worker: the sequential executor's one, the
+multi-thread executor's threads), and the kernels are exactly those `ge run --profile` counts; the load phases nest inside the load; the compile trace holds the parse, the passes and
 the writing of the .om. Bad --trace values are clear errors.
 usage: check_trace.py GE_BINARY WORKDIR SAMPLE_ONNX"""
 import json
@@ -80,9 +80,12 @@ def profiled_kernels(stderr, what):
     return int(m.group(1)) if m else -1
 
 
-def check_run(om, what, runtime, track_prefix, kernel_key):
+def check_run(om, what, runtime, track_prefix, kernel_key, extra=()):
+    """--profile counts the kernels of the sequential executors only (extra: other ge run flags, e.g. an executor)."""
     path = os.path.join(work, what + ".json")
-    p = ge_cmd(["run", "--model=" + om, f"--warmup={WARMUP}", f"--loop={LOOP}", "--profile", "--trace=" + path])
+    profile = ["--profile"] if not extra else []
+    p = ge_cmd(["run", "--model=" + om, f"--warmup={WARMUP}", f"--loop={LOOP}", "--trace=" + path] + profile +
+               list(extra))
     if not check(p.returncode == 0, f"{what}: ge run --trace failed: {p.stderr[-800:]}"):
         return []
     events = load_trace(path, what)
@@ -95,8 +98,9 @@ def check_run(om, what, runtime, track_prefix, kernel_key):
         counts[key] = counts.get(key, 0) + 1
     wrong = {k: n for k, n in counts.items() if n != RUNS}
     check(not wrong, f"{what}: kernels not traced exactly {RUNS} times (once per run): {wrong}")
-    expected = profiled_kernels(p.stderr, what)
-    check(len(counts) == expected, f"{what}: {len(counts)} distinct kernels traced, --profile counts {expected}")
+    if profile:
+        expected = profiled_kernels(p.stderr, what)
+        check(len(counts) == expected, f"{what}: {len(counts)} distinct kernels traced, --profile counts {expected}")
     for e in slices:
         if e.get("cat") != "kernel":
             continue
@@ -145,12 +149,19 @@ v2_om = os.path.join(work, "cnn_v2.om")
 p = ge_cmd(["compile", "--model=" + sample, "--output=" + v2_om, "--runtime=v2",
             "--option=ge.exec.v2StaticIslandMinNodes=0"])
 if check(p.returncode == 0, f"ge compile --runtime=v2 failed: {p.stderr}"):
-    check_run(v2_om, "v2", "ModelV2::Init", "executor worker ", by_exec_node)
+    seq = check_run(v2_om, "v2", "ModelV2::Load", "executor worker ", by_exec_node)
+    # The multi-thread executor: a track per thread that ran something, the same compute kernels once per run.
+    mt = check_run(v2_om, "v2_multi_thread", "ModelV2::Load", "executor worker ", by_exec_node,
+                   ["--option=ge.exec.v2Executor=multi_thread", "--threads=2"])
+    kernels = [sum(1 for e in ev if e["ph"] == "X" and e.get("cat") == "kernel") for ev in (seq, mt)]
+    check(kernels[0] == kernels[1] > 0, f"v2: kernel slices sequential vs multi-thread: {kernels}")
+    check(len({e["tid"] for e in mt if e["ph"] == "X" and e["tid"] >= 200}) >= 2,
+          "v2_multi_thread: slices on fewer than 2 worker tracks")
 dyn_onnx, dyn_om = os.path.join(work, "dyn.onnx"), os.path.join(work, "dyn.om")
 dynamic_model(dyn_onnx)
 p = ge_cmd(["compile", "--model=" + dyn_onnx, "--output=" + dyn_om])
 if check(p.returncode == 0, f"ge compile of the dynamic model failed: {p.stderr}"):
-    events = check_run(dyn_om, "v2_dynamic", "ModelV2::Init", "executor worker ", by_exec_node)
+    events = check_run(dyn_om, "v2_dynamic", "ModelV2::Load", "executor worker ", by_exec_node)
     check(any(e.get("args", {}).get("node") == 'mm "quoted"' for e in events), "v2_dynamic: the quoted node name")
 
 # Bad values.

@@ -14,8 +14,10 @@ const trace::TraceLabel* KernelTraceLabels::For(uint32_t i) {
   if (node.fn == LaunchKernel) c = static_cast<const ComputeNode*>(node.ctx.node_data);
   const void* kernel = nullptr;
   if (c != nullptr && c->run.current != nullptr) kernel = c->run.current->kernel.get();
+  // current_[i] is only touched by the thread running node i (runs of one node never overlap).
   Current& cur = current_[i];
   if (cur.label != nullptr && cur.kernel == kernel) return cur.label;
+  std::lock_guard<std::mutex> lk(mu_);
   const std::string where = "\"exec_node\":" + trace::JsonQuote(node.name);
   if (c != nullptr && c->node != nullptr) {
     const std::string impl = c->memo             ? "shape-derived"

@@ -3,10 +3,12 @@
 // with category "kernel"; the runtime's own kernels (InferShape, AllocMemory, FreeMemory, ...) get category
 // "runtime". A compute node's implementation can change between runs (its prepared-kernel cache follows the
 // shapes), so For() re-labels a node when its current kernel changed; earlier labels stay valid.
-// Threading: For() is called by the one thread running the traced executor.
+// Threading: For() may be called from several threads at once (the multi-thread executor's workers), for
+// different nodes or the same.
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <mutex>
 #include <vector>
 
 #include "base/trace_recorder.h"
@@ -27,6 +29,7 @@ class KernelTraceLabels {
   };
   const ExecuteGraph* graph_;
   std::vector<Current> current_;
+  std::mutex mu_;                         // guards labels_
   std::deque<trace::TraceLabel> labels_;  // stable addresses
 };
 

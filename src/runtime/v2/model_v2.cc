@@ -13,6 +13,7 @@
 #include "runtime/v2/allocator_front.h"
 #include "runtime/v2/arena_allocator.h"
 #include "runtime/v2/caching_allocator.h"
+#include "runtime/v2/multi_thread_executor.h"
 #include "runtime/v2/simple_allocator.h"
 
 namespace ge::runtime::v2 {
@@ -283,7 +284,15 @@ Status ModelV2::Init(const ModelV2Options& options, om::ByteSpan var_info) {
     tracer_ = KernelTracer{tr, trace::WorkerTrack(0), trace_labels_.get()};
     tr->NameTrack(tracer_.track, "executor worker 0");
   }
-  if (options.profile || tr != nullptr) {
+  if (tr != nullptr && options.executor == ExecutorKind::kMultiThread) {
+    // Traced on its own workers, a track each (as CreateExecutor builds it, plus the tracer).
+    tr->NameTrack(tracer_.track, "executor worker 0 (caller)");
+    MultiThreadOptions mt;
+    mt.launch_threads = options.executor_threads;
+    mt.memory_threads = 1;
+    mt.tracer = &tracer_;
+    GE_ASSIGN_OR_RETURN(main_executor_, CreateMultiThreadExecutor(lowered_->main.graph.get(), &lowered_->state, mt));
+  } else if (options.profile || tr != nullptr) {
     main_executor_ = CreateProfilingExecutor(lowered_->main.graph.get(), &lowered_->state, &node_times_,
                                              tr != nullptr ? &tracer_ : nullptr);
   } else {

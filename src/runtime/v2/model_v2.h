@@ -60,7 +60,8 @@ struct ModelV2Options {
   bool profile = false;
   // Record a timeline (`ge run --trace`; not owned, outlives the model): the load phases (lowering, Init) on
   // trace::kHostTrack and every Main kernel on trace::WorkerTrack(0), through |profile|'s sequential timing
-  // executor (whatever |executor| says). Null: nothing recorded.
+  // executor; with the multi-thread |executor|, on that executor's threads, trace::WorkerTrack(thread) each. Null:
+  // nothing recorded, and the executors carry no timing code.
   trace::TraceRecorder* trace = nullptr;
   // The session's variables (seed 000), shared with its other graphs; the .om's VAR_INFO is restored into them.
   // null: a model with variables gets its own manager (on |device|, which it then needs).
