@@ -46,6 +46,26 @@ def dynamic_model(path):
     onnx.save(m, path)
 
 
+def branches_model(path):
+    """Two independent MatMul/Relu chains joined by an Add: compiled with two streams, a branch on each."""
+    rng = np.random.default_rng(5)
+    inits, nodes = [], []
+    for b in "ab":
+        prev = "x"
+        for i in range(3):
+            w = numpy_helper.from_array(rng.standard_normal((32, 32)).astype(np.float32), f"{b}{i}_w")
+            inits.append(w)
+            nodes.append(helper.make_node("MatMul", [prev, w.name], [f"{b}{i}_m"], name=f"{b}_mm{i}"))
+            nodes.append(helper.make_node("Relu", [f"{b}{i}_m"], [f"{b}{i}_r"], name=f"{b}_relu{i}"))
+            prev = f"{b}{i}_r"
+    nodes.append(helper.make_node("Add", ["a2_r", "b2_r"], ["y"], name="join"))
+    g = helper.make_graph(nodes, "branches", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [32, 32])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [32, 32])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.save(m, path)
+
+
 def load_trace(path, what):
     try:
         with open(path) as f:
@@ -142,6 +162,17 @@ if check(p.returncode == 0, f"ge compile --trace failed: {p.stderr}"):
     kernels = {e["name"] for e in sink if e["ph"] == "X" and e.get("cat") == "kernel"}
     check(len(kernels) == info["tasks_by_type"].get("KERNEL", -1),
           f"sink: {len(kernels)} kernels traced, the .om has {info['tasks_by_type']} tasks")
+
+# Two streams: a track each, every kernel once per run on its stream's track.
+br_onnx, br_om = os.path.join(work, "branches.onnx"), os.path.join(work, "branches.om")
+branches_model(br_onnx)
+p = ge_cmd(["compile", "--model=" + br_onnx, "--output=" + br_om, "--option=ge.streamMaxParallelNum=2",
+            "--option=ge.engine.dnnl=0"])
+if check(p.returncode == 0, f"ge compile of the two-branch model failed: {p.stderr}"):
+    streams = json.loads(ge_cmd(["inspect", br_om, "--json"]).stdout)["streams"]
+    events = check_run(br_om, "sink_streams", "SinkModel::Load", "stream ", by_name)
+    used = {e["tid"] for e in events if e["ph"] == "X" and e.get("cat") == "kernel"}
+    check(streams == 2 and len(used) == 2, f"sink_streams: {streams} streams in the .om, kernels on tracks {used}")
 
 # Runtime v2: the same CNN lowered (islands off, so that every node runs as its own kernel), and a model with a
 # symbolic batch dim and an odd node name.
