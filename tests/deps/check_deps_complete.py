@@ -166,7 +166,7 @@ def build_inputs(src, build):
         path = shutil.which(prog, path="/usr/bin:/bin")
         if path is None:
             continue  # its package is listed: "listed but not installed here" names it
-        add(os.path.realpath(path), "program run by ge and the tests")
+        add(path, "program run by ge and the tests")  # /usr/bin/dot: graphviz's (a link to libgvc6's wrapper)
         out = run(["ldd", os.path.realpath(path)]).stdout
         for lib in re.findall(r"=> (/\S+)", out):
             add(lib, "loaded by " + prog)
