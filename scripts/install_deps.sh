@@ -18,6 +18,7 @@ packages=(
   python3 python3-numpy python3-onnx
   python3-torch python3-torchvision
   ccache git
+  graphviz  # dot: `ge inspect --graph=FILE.svg` and its tests render graph pictures with it
 )
 if [[ "${1:-}" == "--bench" ]]; then
   command -v node >/dev/null 2>&1 || packages+=(nodejs)

@@ -81,6 +81,11 @@ struct OfflineModelOptions {
   // Time every kernel (`ge run --profile`): Profile() then reports per-node times. Costs two clock reads per
   // kernel; off by default.
   bool profile = false;
+  // Record a timeline from the load on (`ge run --trace`): the load phases, and every kernel execution on a track
+  // per stream (runtime v2: per executor worker). WriteTrace() writes it. The same per-kernel cost as |profile|
+  // (a traced model runs one execution at a time, runtime v2 on its sequential executor); at most 2^20 kernel
+  // slices are kept, later ones are counted as dropped.
+  bool trace = false;
   // Executions of this model that may run at once (Execute from several threads); each beyond the first gets its
   // own feature map, allocated when executions first overlap. >= 1; a profiled model runs one at a time.
   int max_concurrent_executions = 4;
@@ -135,6 +140,10 @@ class GE_API OfflineModel {
   // Per-node kernel times since load, in task order; empty unless loaded with OfflineModelOptions::profile. Call
   // it between executions.
   std::vector<KernelProfile> Profile() const;
+  // The timeline recorded so far (OfflineModelOptions::trace) as a Chrome / Perfetto trace-event JSON file (open
+  // it in ui.perfetto.dev or chrome://tracing). Call it between executions, before Unload. kFailedPrecondition
+  // when the model was loaded without trace or is unloaded.
+  Status WriteTrace(const std::string& path) const;
 
   // Whether an input or output has a dim of -1: then only the tensor form of Execute runs the model.
   bool dynamic() const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "compiler/variable_trans.h"
 #include "compiler/planning/model_builder.h"
@@ -221,6 +222,9 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   *r = CompileReport();
   if (model.graph == nullptr) return InvalidArgument("the model has no graph");
   r->nodes_before = static_cast<size_t>(model.graph->num_nodes());
+  trace::TraceRecorder* tr = options.trace;
+  trace::TraceScope whole(tr, "compile " + model.graph->name(), "compile");
+  std::optional<trace::TraceScope> phase(std::in_place, tr, "input shapes", "compile");
   GE_RETURN_IF_ERROR(FixInputShapes(model, options, r));
 
   std::unique_ptr<var::VarManager> private_variables;
@@ -235,6 +239,7 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   ctx.variable_initialized = [variables](const std::string& name) { return variables->IsVarInitialized(name); };
   ctx.variables = variables;
   ctx.engines = options.engines;
+  ctx.trace = tr;
   GE_ASSIGN_OR_RETURN(ctx.target, ResolveTarget(options.target, ctx.engines, r));
   r->target = IsaLevelName(ctx.target);
   for (const char* key : {"ge.exec.variable_acc", "ge.AllowMultiGraphParallelCompile"}) {
@@ -250,6 +255,7 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
                                                 options.model_name.empty() ? model.graph->name() : options.model_name));
   external.min_bytes = kInlineWeightBytes;
   external.embed_sources = options.embed_external_data;
+  phase.emplace(tr, "prepare: inference, folding, fusions, engines", "compile");
   {
     PassManager files;
     files.Add(CreateFileConstantPreparePass());
@@ -279,6 +285,7 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
       r->notes.push_back("this dynamic model keeps its ONNX external data in the .om (static models reference it)");
     }
     wo.dynamic = true;
+    phase.emplace(tr, "variables, static islands, lowering for runtime v2", "compile");
     // Runtime v2 reads and writes the session's variables in their declared descs (no variable acceleration).
     std::map<std::string, uint64_t> variable_addresses;
     GE_RETURN_IF_ERROR(RequireDeclaredVariableDescs(*model.graph, *variables));
@@ -322,6 +329,7 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   if (prepack != "0" && prepack != "1") {
     return InvalidArgument("option ge.weights.prepack must be 0 or 1, got '" + prepack + "'");
   }
+  phase.emplace(tr, "formats, tuning, kernel selection", "compile");
   KernelSelectionReport kernels;
   TuneReport tune;
   std::map<std::string, std::vector<var::TransStep>> roads;  // variables whose stored desc this compile changed
@@ -360,9 +368,13 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
       if (e != nullptr && e->UsesAllThreads()) bo.streams.max_streams = 1;
     }
   }
+  phase.emplace(tr, "assign variables", "compile");
   GE_RETURN_IF_ERROR(AssignVariables(*model.graph, roads, ctx.engines, variables, &bo.variable_addresses));
   for (const auto& [name, road] : roads) r->changed_variables.push_back(name);
+  phase.emplace(tr, "build: planning, tasks", "compile");
+  bo.trace = tr;
   GE_ASSIGN_OR_RETURN(CompiledModel cm, BuildStaticModel(model, bo));
+  phase.emplace(tr, "external weights", "compile");
   {
     ExternalWeightsReport ext;
     PassManager files;
@@ -397,6 +409,7 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   r->num_tasks = static_cast<size_t>(cm.tasks.tasks_size());
   r->elided_concats = cm.def.memory().elided_concats();
 
+  phase.emplace(tr, "serialize MODEL_DEF, TASK_INFO, WEIGHTS_DATA", "compile");
   wo.model_type = om::OmModelType::kStandard;
   auto writer = std::make_unique<om::OmWriter>(wo);
   std::string def, tasks;
@@ -424,6 +437,7 @@ Status CompileToOmFile(ir::Model& model, const CompileOptions& options, const st
                        CompileReport* report) {
   if (path.empty()) return InvalidArgument("CompileToOmFile: no output path");
   GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmWriter> writer, CompileToWriter(model, options, path, report));
+  trace::TraceScope write(options.trace, "write the .om", "compile");
   return writer->WriteToFile(path);
 }
 

@@ -13,6 +13,7 @@
 
 #include "base/shape.h"
 #include "base/status.h"
+#include "base/trace_recorder.h"
 #include "compiler/planning/memory_planner.h"
 #include "compiler/planning/stream_allocator.h"
 #include "ir/graph.h"
@@ -76,6 +77,9 @@ struct CompileOptions {
   // The session's variables (seed 000): Variable nodes get their logical addresses here and the `.om` carries
   // them in VAR_INFO. Not owned; null: a private manager (a model compiled outside a session).
   var::VarManager* variables = nullptr;
+  // `ge compile --trace`: the compile phases (shapes, passes, planning, serialization) as slices. Not owned; null:
+  // nothing recorded.
+  trace::TraceRecorder* trace = nullptr;
 };
 
 struct CompileReport {

@@ -3,6 +3,7 @@
 // models (dynamic dims, control flow, sequences; the interpreter stays only as the test oracle). The public
 // LoadFromFile / LoadFromMemory go through it.
 #include <future>
+#include <optional>
 #include <utility>
 
 #include "ge/model.h"
@@ -18,6 +19,8 @@ namespace runtime {
 
 namespace {
 
+constexpr int kChecksumTrack = trace::kHostTrack + 1;  // the checksum runs beside the load
+
 // The runtime for the model type of an image OmReader verified (all but the checksum, which the caller checks).
 StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const ModelSource& source,
                                    const ModelLoadOptions& options, rt::Device& device,
@@ -30,6 +33,7 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
       sink_options.feature_map = options.feature_map;
       sink_options.feature_map_size = options.feature_map_size;
       sink_options.profile = options.profile;
+      sink_options.trace = options.trace;
       sink_options.max_concurrent_executions = options.max_concurrent_executions;
       sink_options.engines = engines;
       sink_options.value_bins = options.value_bins;
@@ -45,6 +49,7 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
       v2_options.engines = engines;
       v2_options.intra_op_threads = device.intra_op_threads();
       v2_options.device = &device;
+      v2_options.trace = options.trace;
       GE_ASSIGN_OR_RETURN(std::unique_ptr<v2::ModelV2> model, v2::ModelV2::Load(std::move(om), v2_options));
       // Unknown dims are fine (the tensor form of Execute runs them); IO the API cannot express is not.
       if (!model->unsupported_io_reason().empty()) {
@@ -73,12 +78,16 @@ ModelLoader OmModelLoader(kernels::EngineList engines) {
     om::VerifyOptions structure;
     structure.check_checksum = false;
     std::shared_ptr<const om::OmReader> om;
+    std::optional<trace::TraceScope> open(std::in_place, options.trace, "open the .om: map, verify the structure");
     if (!source.path.empty()) {
       GE_ASSIGN_OR_RETURN(om, om::OmReader::Open(source.path, structure));
     } else {
       GE_ASSIGN_OR_RETURN(om, om::OmReader::FromMemory(source.data, source.size, source.keep_alive, structure));
     }
-    std::future<Status> checksum = std::async(std::launch::async, [om] {
+    open.reset();
+    if (options.trace != nullptr) options.trace->NameTrack(kChecksumTrack, "loader: checksum");
+    std::future<Status> checksum = std::async(std::launch::async, [om, trace = options.trace] {
+      trace::TraceScope verify(trace, "verify the .om checksum", "load", kChecksumTrack);
       const om::ByteSpan image = om->image();
       Status s = om::VerifyOmChecksum(image.data, image.size, om->header());
       return s.ok() || om->path().empty() ? s : s.WithContext(om->path());

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "base/trace_recorder.h"
 #include "kernels/engine.h"
 #include "rt/device.h"
 #include "runtime/data_inputer.h"
@@ -53,6 +54,9 @@ struct ModelLoadOptions {
   size_t feature_map_size = 0;
   // Time every kernel (`ge run --profile`; SinkModel::profile()).
   bool profile = false;
+  // Record the load phases and every kernel execution here (`ge run --trace`; SinkModelOptions::trace,
+  // ModelV2Options::trace). Not owned; outlives the model.
+  trace::TraceRecorder* trace = nullptr;
   // Executions of the model that may run at once (SinkModelOptions::max_concurrent_executions).
   int max_concurrent_executions = 4;
   // The model holds collective (HCCL-like) tasks: ModelExecutor never evicts it (seed 002 §3.5.1).

@@ -4,9 +4,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 #include "ge/model.h"
+#include "base/trace_json.h"
+#include "base/trace_recorder.h"
 #include "runtime/graph_executor.h"
 #include "runtime/graph_loader.h"
 #include "runtime/offline_model_internal.h"
@@ -16,6 +19,8 @@ namespace ge {
 using runtime::DataBuffer;
 
 struct OfflineModel::Impl {
+  // OfflineModelOptions::trace; declared before ctx so that it outlives the model recording into it.
+  std::unique_ptr<trace::TraceRecorder> trace;
   std::unique_ptr<runtime::RuntimeContext> ctx;
   runtime::ModelId id = 0;
   std::string name;
@@ -93,6 +98,14 @@ std::vector<KernelProfile> OfflineModel::Profile() const {
     out.push_back(KernelProfile{p.node, p.op_type, p.impl, p.seconds, p.runs});
   }
   return out;
+}
+
+Status OfflineModel::WriteTrace(const std::string& path) const {
+  if (impl_->trace == nullptr) {
+    return FailedPrecondition("model '" + impl_->name + "' was loaded without OfflineModelOptions::trace");
+  }
+  if (impl_->unloaded.load()) return impl_->Unloaded();
+  return trace::WriteTraceFile(*impl_->trace, path);
 }
 
 Status OfflineModel::Execute(const std::vector<InputBuffer>& inputs, const std::vector<OutputBuffer>& outputs) {
@@ -174,11 +187,20 @@ StatusOr<std::unique_ptr<OfflineModel>> OfflineModelAccess::Load(ModelSource sou
   }
   ctx_options.loader = std::move(loader);
   auto impl = std::make_unique<OfflineModel::Impl>();
+  if (options.trace) {
+    impl->trace = std::make_unique<trace::TraceRecorder>(trace::TraceRecorder::kDefaultCapacity,
+                                                         "ge: " + source.Describe());
+    impl->trace->NameTrack(trace::kHostTrack, "load");
+  }
+  std::optional<trace::TraceScope> load(std::in_place, impl->trace.get(), "OfflineModel load");
+  std::optional<trace::TraceScope> phase(std::in_place, impl->trace.get(), "runtime context: device, thread pool");
   GE_ASSIGN_OR_RETURN(impl->ctx, RuntimeContext::Create(std::move(ctx_options)));
+  phase.reset();
   ModelLoadOptions load_options;
   load_options.feature_map = options.feature_map;
   load_options.feature_map_size = options.feature_map_size;
   load_options.profile = options.profile;
+  load_options.trace = impl->trace.get();
   load_options.max_concurrent_executions = options.max_concurrent_executions;
   load_options.value_bins = options.value_bins;
   GE_ASSIGN_OR_RETURN(impl->id, impl->models().Load(source, load_options));
@@ -195,6 +217,7 @@ StatusOr<std::unique_ptr<OfflineModel>> OfflineModelAccess::Load(ModelSource sou
   impl->outputs = ToPublic(io.outputs);
   impl->feature_map_bytes = info.feature_map_bytes;
   impl->queue_capacity = options.async_queue_capacity;
+  load.reset();
   return std::unique_ptr<OfflineModel>(new OfflineModel(std::move(impl)));
 }
 

@@ -16,10 +16,13 @@ Exit 0 when complete; 1 naming each file, the package it comes from, and how the
 import ast
 import os
 import re
+import shutil
 import subprocess
 import sys
 
 SKIP_PREFIXES = ("/proc/", "/sys/", "/dev/", "/tmp/", "/etc/ld.so.cache")
+# Programs the built binaries or the tests run (with the libraries they load): Graphviz's dot draws graph pictures.
+PROGRAMS = ("dot",)
 
 
 def parse_args(argv):
@@ -159,6 +162,14 @@ def build_inputs(src, build):
             out = run(["ldd", p]).stdout
             for lib in re.findall(r"=> (/\S+)", out) + re.findall(r"^\s*(/\S+) \(0x", out, re.M):
                 add(lib, "loaded by " + os.path.relpath(p, build))
+    for prog in PROGRAMS:
+        path = shutil.which(prog, path="/usr/bin:/bin")
+        if path is None:
+            continue  # its package is listed: "listed but not installed here" names it
+        add(path, "program run by ge and the tests")  # /usr/bin/dot: graphviz's (a link to libgvc6's wrapper)
+        out = run(["ldd", os.path.realpath(path)]).stdout
+        for lib in re.findall(r"=> (/\S+)", out):
+            add(lib, "loaded by " + prog)
     return {f: why for f, why in files.items()
             if not f.startswith((src + "/", build + "/")) and not f.startswith(SKIP_PREFIXES)}
 

@@ -3,16 +3,19 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "base/option_table.h"
 #include "commands.h"
+#include "base/trace_json.h"
 #include "compiler/input_shape_spec.h"
 #include "compiler/model_compiler.h"
 #include "runtime/v2/lowering/execute_plan.h"
 #include "runtime/v2/lowering/static_island.h"
 #include "rt/cpu/cpu_quota.h"
 #include "flags.h"
+#include "graph_picture.h"
 #include "io_util.h"
 #include "ir/dump.h"
 #include "ir/text_parser.h"
@@ -68,7 +71,9 @@ const CommandSpec& CompileCommandSpec() {
        {"tune", "", "time each oneDNN node's kernel variants on this machine and keep the fastest"},
        {"runtime", "auto|v1|v2", "v2: a lowered .om for runtime v2 even when every shape is known; v1: sink or fail"},
        {"option", "KEY=VALUE", "a ge.* option the compiler reads (repeatable; `ge options` lists them)"},
-       {"dump_graph", "FILE", "write the optimized graph in ge's IR text form, even when the build fails"},
+       {"dump_graph", "FILE", "write the optimized graph: FILE.svg|.png|.pdf|.dot a Graphviz picture of the compiled "
+                              "model, any other name ge's IR text form (even when the build fails)"},
+       {"trace", "FILE.json", "write a Chrome / Perfetto trace of the compile phases and passes"},
        {"json", "", "print the compile report as one line of JSON"}}};
   return spec;
 }
@@ -119,7 +124,14 @@ int CompileCommand(int argc, char** argv) {
   // 1: a file per weight, 2: one combined file; next to the .om (M.om -> M.weights/) unless
   // --option=ge.externalWeightDir=DIR names another directory.
   if (flags.Has("external_weight")) options.ge_options["ge.externalWeight"] = std::to_string(*external);
+  // --trace=FILE.json: parsing and the compile phases as a Chrome / Perfetto timeline.
+  std::unique_ptr<trace::TraceRecorder> recorder;
+  if (flags.Has("trace")) recorder = std::make_unique<trace::TraceRecorder>(1 << 16, "ge compile " + model_path);
+  if (recorder != nullptr) recorder->NameTrack(trace::kHostTrack, "compile");
+  options.trace = recorder.get();
+  std::optional<trace::TraceScope> parse(std::in_place, recorder.get(), "parse " + model_path, "compile");
   auto model = LoadModel(model_path);
+  parse.reset();
   if (!model.ok()) return Fail(model.status());
   compiler::CompileReport report;
   Status s = compiler::CompileToOmFile(**model, options, out_path, &report);
@@ -128,13 +140,21 @@ int CompileCommand(int argc, char** argv) {
     s = FailedPrecondition("--runtime=v1: the model runs only on runtime v2 (" + report.dynamic_reason +
                            "); fix its shapes with --input_shape");
   }
-  if (flags.Has("dump_graph")) {  // the optimized graph in the IR text form, written even when the build failed
+  if (flags.Has("dump_graph") && IsGraphPicturePath(flags.Get("dump_graph"))) {
+    // A picture (graph_picture.h): of the .om written (memory plan, streams), else of the graph as far as it got.
+    Status drawn = DrawGraph(s.ok() ? out_path : "", model->get()->graph.get(), flags.Get("dump_graph"), "ge compile");
+    if (!drawn.ok() && s.ok()) return Fail(drawn.WithContext("--dump_graph"));
+  } else if (flags.Has("dump_graph")) {  // the optimized graph in the IR text form, written even when the build failed
     FILE* f = std::fopen(flags.Get("dump_graph").c_str(), "w");
     if (f != nullptr) {
       std::string text = ir::DumpModelText(**model);
       std::fwrite(text.data(), 1, text.size(), f);
       std::fclose(f);
     }
+  }
+  if (recorder != nullptr) {
+    Status written = trace::WriteTraceFile(*recorder, flags.Get("trace"));
+    if (!written.ok()) return Fail(written);
   }
   if (!s.ok()) return Fail(s);
   for (const std::string& note : report.notes) std::fprintf(stderr, "ge compile: note: %s\n", note.c_str());

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "flags.h"
+#include "graph_picture.h"
 #include "io_util.h"
 #include "lowered_summary.h"
 #include "compiler/passes/passes.h"
@@ -170,7 +171,8 @@ const CommandSpec& InspectCommandSpec() {
       "M.om",
       "describe an offline model: header, partitions, memory plan, streams, events, tasks, IO, ops and engines",
       {{"model", "M.om", "the model (or give it as the first argument)"},
-       {"json", "", "print the description as one line of JSON"}}};
+       {"json", "", "print the description as one line of JSON"},
+       {"graph", "FILE.svg|.png|.pdf|.dot", "draw the compiled graph with Graphviz (a .dot is written without dot)"}}};
   return spec;
 }
 
@@ -187,6 +189,10 @@ int InspectCommand(int argc, char** argv) {
   if (!reader_or.ok()) return Fail(reader_or.status());
   const om::OmReader& reader = **reader_or;
   const om::OmHeader& h = reader.header();
+  if (flags.Has("graph")) {  // --graph=FILE.svg|.png|.pdf|.dot: a Graphviz picture (graph_picture.h)
+    Status drawn = DrawGraph(path, nullptr, flags.Get("graph"), "ge inspect");
+    if (!drawn.ok()) return Fail(drawn);
+  }
   Report r;
   r.AddStr("model", h.name);
   r.Add("format_version", static_cast<uint64_t>(h.format_version));

@@ -12,6 +12,7 @@
 #include "rt/cpu/cpu_device.h"
 #include "runtime/v2/model_v2.h"
 #include "runtime/v2/pipeline_model.h"
+#include "base/trace_json.h"
 #include "ge/model.h"
 
 namespace ge::cli {
@@ -78,6 +79,7 @@ class ApiRunner final : public ModelRunner {
   std::map<std::string, int> impls() const override { return model_->kernel_impls(); }
   std::string target() const override { return model_->target(); }
   std::vector<KernelProfile> Profile() const override { return model_->Profile(); }
+  Status WriteTrace(const std::string& path) const override { return model_->WriteTrace(path); }
   const std::vector<ModelIo>& inputs() const override { return inputs_; }
   const std::vector<ModelIo>& outputs() const override { return outputs_; }
   Status Run(const std::vector<Value>& inputs, std::vector<Value>* outputs) override {
@@ -125,6 +127,12 @@ class V2Runner final : public ModelRunner {
     o.device = r->device_.get();
     o.pool = options.threads > 1 ? &r->device_->thread_pool() : nullptr;
     o.profile = options.profile;
+    if (options.trace && options.pipeline_stages == 0) {
+      r->trace_ = std::make_unique<trace::TraceRecorder>(trace::TraceRecorder::kDefaultCapacity,
+                                                         "ge: " + reader->path());
+      r->trace_->NameTrack(trace::kHostTrack, "load");
+      o.trace = r->trace_.get();
+    }
     GE_RETURN_IF_ERROR(o.ApplyGeOptions(options.ge_options));
     r->threads_ = options.threads;
     if (options.pipeline_stages > 0) {
@@ -162,6 +170,10 @@ class V2Runner final : public ModelRunner {
     }
     return out;
   }
+  Status WriteTrace(const std::string& path) const override {
+    if (trace_ == nullptr) return ModelRunner::WriteTrace(path);
+    return trace::WriteTraceFile(*trace_, path);
+  }
   std::string MemoryJson() const override {
     if (model_ == nullptr) return "";
     const runtime::v2::ModelV2::MemoryStats m = model_->memory_stats();
@@ -183,6 +195,7 @@ class V2Runner final : public ModelRunner {
     return out;
   }
   int threads_ = 1;
+  std::unique_ptr<trace::TraceRecorder> trace_;  // OpenOptions::trace; outlives model_ (which records into it)
   std::unique_ptr<rt::CpuDevice> device_;  // the model's memory and intra-op threads; outlives model_
   std::unique_ptr<runtime::v2::ModelV2> model_;
   std::unique_ptr<runtime::v2::PipelineModel> pipeline_;  // instead of model_ with OpenOptions::pipeline_stages
@@ -206,6 +219,7 @@ OfflineModelOptions ApiOptions(const OpenOptions& options) {
   OfflineModelOptions o;
   o.intra_op_threads = options.threads;
   o.profile = options.profile;
+  o.trace = options.trace;
   o.thread_contention = options.contention;
   return o;
 }

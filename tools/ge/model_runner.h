@@ -34,6 +34,11 @@ class ModelRunner {
   virtual std::string MemoryJson() const { return ""; }
   // Kernel time per node since load, when opened with OpenOptions::profile (sink runtime, runtime v2); empty otherwise.
   virtual std::vector<KernelProfile> Profile() const { return {}; }
+  // The timeline recorded since load (OpenOptions::trace) as trace-event JSON (`ge run --trace`).
+  virtual Status WriteTrace(const std::string& path) const {
+    return FailedPrecondition("--trace=" + path +
+                              ": only the sink runtime and runtime v2 (without --pipeline_stages) record a timeline");
+  }
   virtual const std::vector<ModelIo>& inputs() const = 0;
   virtual const std::vector<ModelIo>& outputs() const = 0;
   // Checks |inputs| against the declarations, runs once, fills |outputs| in graph-output order.
@@ -53,6 +58,7 @@ struct OpenOptions {
   ThreadContention contention = ThreadContention::kAdaptive;  // how they react to other processes
   uint64_t seed = 0;
   bool profile = false;  // time every kernel (sink runtime, runtime v2): see ModelRunner::Profile
+  bool trace = false;    // record a timeline (sink runtime, runtime v2 without a pipeline): ModelRunner::WriteTrace
   bool interpreter = false;  // IR .om models on the reference interpreter instead of runtime v2
   std::map<std::string, std::string> ge_options;  // runtime options, e.g. ge.exec.v2Executor
   // IR .om models: run on runtime v2's pipeline of this many partitioned stages (pipeline_model.h); 0: one ModelV2.

@@ -224,6 +224,7 @@ const CommandSpec& RunCommandSpec() {
        {"json", "", "print one line of JSON: load_ms, median_ms, min_ms, iters, threads, memory, ..."},
        {"profile", "", "kernel time per run by op and implementation, then the slowest nodes (stderr)"},
        {"profile_nodes", "N", "slowest nodes --profile lists (default 15)"},
+       {"trace", "FILE.json", "write a Chrome / Perfetto trace: load phases, one slice per kernel run per stream/worker"},
        {"vary", "NAME:AXIS:LO~HI", "feed input NAME at pseudo-random sizes LO..HI along AXIS (shape churn)"},
        {"pipeline_stages", "N", "IR .om: the --loop requests stream through N partitioned stages"},
        {"interpreter", "", "IR .om: run the reference interpreter instead of runtime v2"},
@@ -240,7 +241,7 @@ int RunCommand(int argc, char** argv) {
     // Inference on trained variables reads --model, --input and --output_dir only: a timing or runtime flag given
     // with it would be silently ignored, so it is refused instead.
     for (const char* f : {"loop", "warmup", "threads", "json", "seed", "profile", "profile_nodes", "vary", "option",
-                          "interpreter", "pipeline_stages", "contention"}) {
+                          "interpreter", "pipeline_stages", "contention", "trace"}) {
       if (flags.Has(f)) return Fail(InvalidArgument(std::string("--") + f + " does not apply to ge run --checkpoint"));
     }
     return RunWithCheckpointCommand(flags);
@@ -275,6 +276,10 @@ int RunCommand(int argc, char** argv) {
   open.threads = static_cast<int>(*threads);
   open.seed = static_cast<uint64_t>(*seed);
   open.profile = flags.GetBool("profile");
+  open.trace = flags.Has("trace");  // --trace=FILE.json: a Chrome / Perfetto timeline (ModelRunner::WriteTrace)
+  if (open.trace && (flags.Get("trace").empty() || flags.Get("trace") == "1")) {
+    return Fail(InvalidArgument("--trace needs the file to write: --trace=FILE.json"));
+  }
   open.interpreter = flags.GetBool("interpreter");
   open.pipeline_stages = static_cast<size_t>(*pipeline_stages);
   auto ge_options = GeOptionsFromFlags(flags, kReaderRuntimeV2);
@@ -368,6 +373,10 @@ int RunCommand(int argc, char** argv) {
   }
 
   if (open.profile) PrintProfile(runner.Profile(), static_cast<size_t>(*profile_nodes));
+  if (open.trace) {
+    Status s = runner.WriteTrace(flags.Get("trace"));
+    if (!s.ok()) return Fail(s);
+  }
   if (flags.GetBool("json")) {
     std::ostringstream os;
     os.precision(6);

@@ -50,7 +50,13 @@ StatusOr<bool> PassManager::RunOne(size_t index, ir::Model& model, const PassCon
       any = any || *c;
     }
   }
-  auto micros = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+  const auto end = std::chrono::steady_clock::now();
+  auto micros = std::chrono::duration_cast<std::chrono::microseconds>(end - start);
+  if (ctx.trace != nullptr) {
+    ctx.trace->AddSlice(trace::kHostTrack, pass.name(), "pass", ctx.trace->Since(start),
+                        std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count(),
+                        any ? "{\"changed\":true}" : "{\"changed\":false}");
+  }
   PassStats& s = stats_[index];
   s.runs++;
   s.changes += any ? 1 : 0;

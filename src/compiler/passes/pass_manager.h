@@ -12,6 +12,7 @@
 
 #include "base/isa.h"
 #include "base/status.h"
+#include "base/trace_recorder.h"
 #include "ir/graph.h"
 #include "kernels/engine.h"
 
@@ -34,6 +35,8 @@ struct PassContext {
   std::function<bool(const std::string&)> variable_initialized;
   // The session's variables (variable acceleration reads and records descs and trans roads); null: none.
   var::VarManager* variables = nullptr;
+  // `ge compile --trace`: every pass run is recorded as a slice (category "pass"). Not owned; null: none.
+  trace::TraceRecorder* trace = nullptr;
 #ifdef NDEBUG
   bool validate = false;
 #else

@@ -1,6 +1,7 @@
 #include "compiler/planning/model_builder.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -66,6 +67,7 @@ StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOpti
   std::string blocker = StaticModelBlocker(model);
   if (!blocker.empty()) return FailedPrecondition("not a static model: " + blocker);
   const ir::Graph& g = *model.graph;
+  std::optional<trace::TraceScope> phase(std::in_place, options.trace, "plan streams and memory", "compile");
 
   GE_ASSIGN_OR_RETURN(std::vector<ir::Node*> topo, g.TopologicalOrder());
   std::vector<const ir::Node*> order(topo.begin(), topo.end());
@@ -103,6 +105,7 @@ StatusOr<CompiledModel> BuildStaticModel(const ir::Model& model, const BuildOpti
     stream_options.max_streams /= 2;
   }
   GE_RETURN_IF_ERROR(plan.Verify(fm.buffers));
+  phase.emplace(options.trace, "IR and weights to MODEL_DEF; placements; tasks", "compile");
 
   CompiledModel out;
   proto::ModelDefProto& def = out.def;

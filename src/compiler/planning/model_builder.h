@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "base/trace_recorder.h"
 #include "compiler/planning/memory_planner.h"
 #include "compiler/planning/stream_allocator.h"
 #include "ir/graph.h"
@@ -29,6 +30,9 @@ struct BuildOptions {
   // Variables (seed 000): name → logical address in the session's variable memory (VarManager::AssignVarMem),
   // for every Variable node of the graph.
   std::map<std::string, uint64_t> variable_addresses;
+  // `ge compile --trace`: the build's phases (stream and memory planning, serialization, tasks) as slices. Not
+  // owned; null: none.
+  trace::TraceRecorder* trace = nullptr;
 };
 
 struct CompiledModel {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <condition_variable>
 #include <list>
+#include <optional>
 #include <unordered_set>
 
 #include "kernels/engine.h"
@@ -17,6 +18,7 @@
 #include "rt/model.h"
 #include "ops/variable/variable_ref.h"
 #include "runtime/v1/file_constants.h"
+#include "runtime/v1/kernel_trace_label.h"
 #include "runtime/v1/prepare_kernels.h"
 #include "var/var_info.h"
 
@@ -178,6 +180,9 @@ struct ExecContext {
     rt::TaskFn fn;
     void* args;
     NodeProfile* entry;
+    trace::TraceRecorder* trace;  // null: timed for the profile only
+    int track;                    // trace::StreamTrack of the task's stream
+    trace::TraceLabel label;
   };
   std::list<ProfiledTask> profiled;  // stable addresses
   std::vector<PatchPoint> patches;
@@ -233,7 +238,8 @@ struct SinkModel::Impl {
   std::vector<ValueAddress> addresses;  // by value index
   std::unordered_map<const ir::Value*, int> value_index;  // value → its index in the graph's values (InitNodes)
   std::vector<std::unique_ptr<exec::PreparedKernel>> kernels;  // by node index; immutable after InitNodes
-  bool profile_tasks = false;
+  bool profile_tasks = false;         // SinkModelOptions::profile or ::trace: kernel tasks run timed (RunProfiled)
+  trace::TraceRecorder* trace = nullptr;  // SinkModelOptions::trace
   std::vector<NodeProfile> profile;  // one per kernel task when profiling; reserved up front (stable addresses)
 
   // The context pool: at most max_contexts, created on demand; executions beyond wait for a free one.
@@ -630,8 +636,10 @@ Status SinkModel::Impl::RunProfiled(void* args, rt::TaskContext& ctx) {
   auto* p = static_cast<ExecContext::ProfiledTask*>(args);
   const auto t0 = std::chrono::steady_clock::now();
   Status s = p->fn(p->args, ctx);
-  p->entry->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto t1 = std::chrono::steady_clock::now();
+  p->entry->seconds += std::chrono::duration<double>(t1 - t0).count();
   ++p->entry->runs;
+  if (p->trace != nullptr) p->trace->AddKernelSlice(p->track, &p->label, p->trace->Since(t0), (t1 - t0).count());
   return s;
 }
 
@@ -648,7 +656,11 @@ Status SinkModel::Impl::DoTaskSink(ExecContext& c) {
         if (profile_tasks) {
           const ir::Node* n = ir->graph->nodes()[t.node()];
           profile.push_back(NodeProfile{n->name(), n->op_type(), b->kernel->impl_name(), 0, 0});
-          c.profiled.push_back(ExecContext::ProfiledTask{b->kernel->fn(), b, &profile.back()});
+          c.profiled.push_back(ExecContext::ProfiledTask{b->kernel->fn(), b, &profile.back(), trace,
+                                                         trace::StreamTrack(s), {}});
+          if (trace != nullptr) {
+            c.profiled.back().label = KernelTraceLabel(*n, b->kernel->impl_name(), "\"stream\":" + std::to_string(s));
+          }
           GE_RETURN_IF_ERROR(model.AddKernel(s, RunProfiled, &c.profiled.back()));
         } else {
           GE_RETURN_IF_ERROR(model.AddKernel(s, b->kernel->fn(), b));
@@ -728,6 +740,9 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
   impl->device = device;
   impl->om = om;
   impl->name = om->header().name;
+  trace::TraceRecorder* tr = options.trace;
+  trace::TraceScope whole(tr, "SinkModel::Load " + impl->name);
+  std::optional<trace::TraceScope> phase(std::in_place, tr, "parse MODEL_DEF, TASK_INFO; IR from the mapping");
   om::ByteSpan def_bytes = om->partition(om::PartitionType::kModelDef);
   om::ByteSpan task_bytes = om->partition(om::PartitionType::kTaskInfo);
   if (def_bytes.empty() || task_bytes.empty()) return DataLoss("the .om lacks MODEL_DEF or TASK_INFO");
@@ -755,6 +770,7 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
     impl->ir = std::move(*m);
   }
   if (impl->ir->graph == nullptr) return DataLoss("MODEL_DEF has no graph");
+  phase.emplace(tr, "map external weights (FileConstant)");
   {
     FileConstantStats files;
     Status s = MaterializeFileConstants(*impl->ir->graph, def,
@@ -766,22 +782,33 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
     impl->stats.external_weight_files = std::move(files.files);
   }
   impl->stats.weights_bytes = om->partition(om::PartitionType::kWeightsData).size;
-  impl->profile_tasks = options.profile;
+  impl->profile_tasks = options.profile || options.trace != nullptr;
+  impl->trace = options.trace;
+  for (int st = 0; options.trace != nullptr && st < def.num_streams(); ++st) {
+    options.trace->NameTrack(trace::StreamTrack(st), "stream " + std::to_string(st));
+  }
   // Profile entries are shared by the tasks of one context: a profiled model runs one execution at a time.
-  impl->max_contexts = options.profile ? 1 : options.max_concurrent_executions;
+  impl->max_contexts = impl->profile_tasks ? 1 : options.max_concurrent_executions;
   if (impl->profile_tasks) impl->profile.reserve(static_cast<size_t>(impl->tasks.tasks_size()));
+  phase.emplace(tr, "InitModelMem");
   GE_RETURN_IF_ERROR(impl->InitModelMem(def, options));
+  phase.emplace(tr, "InitVariables");
   GE_RETURN_IF_ERROR(impl->InitVariables(options));
+  phase.emplace(tr, "InitIoNodes");
   GE_RETURN_IF_ERROR(impl->InitIoNodes(def));
   GE_RETURN_IF_ERROR(impl->InitIoDescs(def));
   impl->stage_io = !device->HostAccessible(rt::MemType::kDevice);
   if (impl->stage_io) GE_RETURN_IF_ERROR(impl->UploadConstants());
+  phase.emplace(tr, "InitNodes: prepare kernels");
   GE_RETURN_IF_ERROR(impl->InitNodes(def));
   // The first context now: the task list is validated at load, and the feature map allocated (or the caller's
   // taken) as before; more contexts come when executions overlap.
+  phase.emplace(tr, "DoTaskSink: bindings, task list");
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ExecContext> first, impl->CreateContext(impl->load_feature_map));
   first->default_feature_map = impl->load_feature_map;
+  phase.emplace(tr, "allocate the feature map");
   GE_RETURN_IF_ERROR(impl->UseFeatureMap(*first, nullptr));
+  phase.reset();
   impl->free_contexts.push_back(first.get());
   impl->contexts.push_back(std::move(first));
   impl->stats.num_streams = def.num_streams();

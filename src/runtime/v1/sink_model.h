@@ -34,6 +34,7 @@
 #include "var/var_manager.h"
 #include "base/status.h"
 #include "base/tensor_desc.h"
+#include "base/trace_recorder.h"
 #include "kernels/builtin_engines.h"
 #include "om/om_reader.h"
 #include "rt/device.h"
@@ -49,8 +50,12 @@ struct SinkModelOptions {
   // Time every kernel task (`ge run --profile`): each task runs inside a wrapper that adds its wall time to the
   // node's entry in profile(). Costs two clock reads per task; off by default.
   bool profile = false;
+  // Record a timeline (`ge run --trace`): the load phases as slices on trace::kHostTrack, and every kernel task,
+  // through the same timing wrapper as |profile|, as a slice on the track of its stream (trace::StreamTrack). Not
+  // owned; outlives the model. Null: nothing is recorded and the tasks run unwrapped (unless |profile|).
+  trace::TraceRecorder* trace = nullptr;
   // Executions that may run at once, each on its own execution context (feature map, kernel bindings, task list),
-  // made when executions first overlap. >= 1; a profiled model runs one at a time.
+  // made when executions first overlap. >= 1; a profiled or traced model runs one at a time.
   int max_concurrent_executions = 4;
   // The engines whose kernels the model's nodes may run on (ir::Node::engine() names them); a node whose engine
   // is not listed runs on ge's fast or reference kernels. ge's own list unless the caller passes another.

@@ -65,8 +65,8 @@ class SequentialExecutor final : public Executor {
 
 class ProfilingExecutor final : public Executor {
  public:
-  ProfilingExecutor(ExecuteGraph* graph, ExecutionState* exec, NodeTimes* times)
-      : graph_(graph), exec_(exec), times_(times) {
+  ProfilingExecutor(ExecuteGraph* graph, ExecutionState* exec, NodeTimes* times, KernelTracer* tracer)
+      : graph_(graph), exec_(exec), times_(times), tracer_(tracer) {
     graph_->Bind(exec_);
     times_->nanoseconds.assign(graph_->num_nodes(), 0);
     times_->runs.assign(graph_->num_nodes(), 0);
@@ -82,9 +82,13 @@ class ProfilingExecutor final : public Executor {
       ExecNode& n = graph_->node(i);
       const Clock::time_point t0 = Clock::now();
       const KernelStatus st = n.fn(&n.ctx);
-      times_->nanoseconds[i] +=
-          static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+      const Clock::time_point t1 = Clock::now();
+      const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
+      times_->nanoseconds[i] += static_cast<uint64_t>(ns);
       ++times_->runs[i];
+      if (tracer_ != nullptr) {
+        tracer_->recorder->AddKernelSlice(tracer_->track, tracer_->labels->For(i), tracer_->recorder->Since(t0), ns);
+      }
       if (st != kStatusSuccess) return FailedNodeStatus(*graph_, exec_, i);
     }
     return Status::Ok();
@@ -94,12 +98,14 @@ class ProfilingExecutor final : public Executor {
   ExecuteGraph* graph_;
   ExecutionState* exec_;
   NodeTimes* times_;
+  KernelTracer* tracer_;  // null: not traced
 };
 
 }  // namespace
 
-std::unique_ptr<Executor> CreateProfilingExecutor(ExecuteGraph* graph, ExecutionState* exec, NodeTimes* times) {
-  return std::make_unique<ProfilingExecutor>(graph, exec, times);
+std::unique_ptr<Executor> CreateProfilingExecutor(ExecuteGraph* graph, ExecutionState* exec, NodeTimes* times,
+                                                  KernelTracer* tracer) {
+  return std::make_unique<ProfilingExecutor>(graph, exec, times, tracer);
 }
 
 StatusOr<ExecutorKind> ParseExecutorKind(const std::string& name) {

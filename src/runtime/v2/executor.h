@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "base/status.h"
+#include "base/trace_recorder.h"
 #include "runtime/v2/execute_graph.h"
+#include "runtime/v2/kernel_trace_labels.h"
 
 namespace ge::runtime::v2 {
 
@@ -36,6 +38,13 @@ struct NodeTimes {
 // The sequential executor timing every kernel into |times| (resized to the graph's nodes; outlives the executor):
 // `ge run --profile` on runtime v2. Two clock reads per node (~40 ns), so it is a separate executor: the plain one
 // stays a bare loop.
-std::unique_ptr<Executor> CreateProfilingExecutor(ExecuteGraph* graph, ExecutionState* exec, NodeTimes* times);
+// With |tracer| (`--trace`; outlives the executor) every node's run is also recorded as a slice on tracer->track.
+struct KernelTracer {
+  trace::TraceRecorder* recorder = nullptr;
+  int track = trace::WorkerTrack(0);
+  KernelTraceLabels* labels = nullptr;
+};
+std::unique_ptr<Executor> CreateProfilingExecutor(ExecuteGraph* graph, ExecutionState* exec, NodeTimes* times,
+                                                  KernelTracer* tracer = nullptr);
 
 }  // namespace ge::runtime::v2

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "kernels/builtin_engines.h"
 #include "om/ir_om.h"
@@ -12,6 +13,7 @@
 #include "runtime/v2/allocator_front.h"
 #include "runtime/v2/arena_allocator.h"
 #include "runtime/v2/caching_allocator.h"
+#include "runtime/v2/multi_thread_executor.h"
 #include "runtime/v2/simple_allocator.h"
 
 namespace ge::runtime::v2 {
@@ -151,6 +153,8 @@ StatusOr<std::unique_ptr<ModelV2>> ModelV2::Load(std::shared_ptr<const om::OmRea
     return FailedPrecondition("the .om is not an IR model (model type " +
                               std::to_string(static_cast<int>(om->header().model_type)) + ")");
   }
+  trace::TraceScope whole(options.trace, "ModelV2::Load " + om->header().name);
+  std::optional<trace::TraceScope> read(std::in_place, options.trace, "read the IR, plan and islands from the .om");
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, om::ReadIrOm(*om));
   if (model->graph == nullptr) return DataLoss("the IR model has no graph");
   std::unique_ptr<ExecutePlan> plan;
@@ -167,6 +171,7 @@ StatusOr<std::unique_ptr<ModelV2>> ModelV2::Load(std::shared_ptr<const om::OmRea
     om::ByteSpan bytes = om->partition(om::PartitionType::kStaticIslands);
     GE_ASSIGN_OR_RETURN(islands, LoadStaticIslands(bytes.data, bytes.size, options.device));
   }
+  read.reset();
   std::string name = om->header().name;
   const om::ByteSpan var_info = om->partition(om::PartitionType::kVarInfo);  // the bytes live as long as |om|
   return Create(std::move(model), options, std::move(name), std::move(om), std::move(plan), std::move(islands),
@@ -218,7 +223,11 @@ Status ModelV2::InitVariables(const ModelV2Options& options, om::ByteSpan var_in
 }
 
 Status ModelV2::Init(const ModelV2Options& options, om::ByteSpan var_info) {
+  trace::TraceRecorder* tr = options.trace;
+  trace::TraceScope whole(tr, "ModelV2::Init " + name_);
+  std::optional<trace::TraceScope> phase(std::in_place, tr, "InitVariables");
   GE_RETURN_IF_ERROR(InitVariables(options, var_info));
+  phase.emplace(tr, "static islands, lowering to Init / Main / DeInit");
   LoweringOptions lo;
   lo.variables = variable_store_.get();
   lo.engines = options.engines.empty() ? kernels::BuiltinEngines() : options.engines;
@@ -261,6 +270,7 @@ Status ModelV2::Init(const ModelV2Options& options, om::ByteSpan var_info) {
                                                                             : allocator_.get());
   lowered_->state.stop = &stop_;
   lowered_->state.pool = options.pool;
+  phase.emplace(tr, "run the Init graph (constants, static kernels)");
   {
     GE_ASSIGN_OR_RETURN(std::unique_ptr<Executor> init,
                         CreateExecutor(ExecutorKind::kSequential, lowered_->init.get(), &lowered_->state));
@@ -268,8 +278,23 @@ Status ModelV2::Init(const ModelV2Options& options, om::ByteSpan var_info) {
     if (!s.ok()) return s.WithContext("model '" + name_ + "': Init");
   }
   lowered_->init.reset();  // run once, then dropped
-  if (options.profile) {
-    main_executor_ = CreateProfilingExecutor(lowered_->main.graph.get(), &lowered_->state, &node_times_);
+  phase.emplace(tr, "create the Main executor");
+  if (tr != nullptr) {
+    trace_labels_ = std::make_unique<KernelTraceLabels>(lowered_->main.graph.get());
+    tracer_ = KernelTracer{tr, trace::WorkerTrack(0), trace_labels_.get()};
+    tr->NameTrack(tracer_.track, "executor worker 0");
+  }
+  if (tr != nullptr && options.executor == ExecutorKind::kMultiThread) {
+    // Traced on its own workers, a track each (as CreateExecutor builds it, plus the tracer).
+    tr->NameTrack(tracer_.track, "executor worker 0 (caller)");
+    MultiThreadOptions mt;
+    mt.launch_threads = options.executor_threads;
+    mt.memory_threads = 1;
+    mt.tracer = &tracer_;
+    GE_ASSIGN_OR_RETURN(main_executor_, CreateMultiThreadExecutor(lowered_->main.graph.get(), &lowered_->state, mt));
+  } else if (options.profile || tr != nullptr) {
+    main_executor_ = CreateProfilingExecutor(lowered_->main.graph.get(), &lowered_->state, &node_times_,
+                                             tr != nullptr ? &tracer_ : nullptr);
   } else {
     GE_ASSIGN_OR_RETURN(main_executor_, CreateExecutor(options.executor, lowered_->main.graph.get(),
                                                        &lowered_->state, options.executor_threads));

@@ -58,6 +58,11 @@ struct ModelV2Options {
   size_t static_island_min_nodes = 8;  // ge.exec.v2StaticIslandMinNodes; 0: no islands
   // Time every Main kernel (`ge run --profile`; the sequential order, two clock reads per node): see Profile().
   bool profile = false;
+  // Record a timeline (`ge run --trace`; not owned, outlives the model): the load phases (lowering, Init) on
+  // trace::kHostTrack and every Main kernel on trace::WorkerTrack(0), through |profile|'s sequential timing
+  // executor; with the multi-thread |executor|, on that executor's threads, trace::WorkerTrack(thread) each. Null:
+  // nothing recorded, and the executors carry no timing code.
+  trace::TraceRecorder* trace = nullptr;
   // The session's variables (seed 000), shared with its other graphs; the .om's VAR_INFO is restored into them.
   // null: a model with variables gets its own manager (on |device|, which it then needs).
   std::shared_ptr<var::VarManager> variables;
@@ -163,6 +168,8 @@ class ModelV2 final : public ExecutableModel {
   std::unique_ptr<LoweredModel> lowered_;
   std::unique_ptr<Executor> main_executor_;
   NodeTimes node_times_;  // ModelV2Options::profile
+  std::unique_ptr<KernelTraceLabels> trace_labels_;  // ModelV2Options::trace; outlives main_executor_'s runs
+  KernelTracer tracer_;
   std::string name_;
   std::map<std::string, std::vector<DimRange>> ranges_;
   std::vector<const std::vector<DimRange>*> input_ranges_;  // per input, or null

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <string>
@@ -125,10 +126,12 @@ struct Group {
   }
 };
 
+// kTraced: every node's run is timed and recorded (MultiThreadOptions::tracer); false: no trace code at all.
+template <bool kTraced>
 class MultiThreadExecutor final : public Executor {
  public:
   MultiThreadExecutor(ExecuteGraph* graph, ExecutionState* exec, ExecPlan plan, const MultiThreadOptions& options)
-      : graph_(graph), exec_(exec), plan_(std::move(plan)) {
+      : graph_(graph), exec_(exec), plan_(std::move(plan)), tracer_(options.tracer) {
     graph_->Bind(exec_);
     const size_t n = plan_.num_nodes();
     const bool memory_group = options.memory_threads > 0;
@@ -165,8 +168,13 @@ class MultiThreadExecutor final : public Executor {
     try {
       for (int g = 0; g < 2; ++g) {
         for (int w = 0; w < groups_[g].workers; ++w) {
-          uint32_t* scratch = scratch_[threads_.size() + 1].data();  // [0] is the caller's
-          threads_.emplace_back([this, g, scratch] { WorkerLoop(g, scratch); });
+          const int thread = static_cast<int>(threads_.size()) + 1;  // [0] is the caller's
+          uint32_t* scratch = scratch_[thread].data();
+          if constexpr (kTraced) {
+            tracer_->recorder->NameTrack(tracer_->track + thread, "executor worker " + std::to_string(thread) +
+                                                                      (g == kMemory ? " (memory)" : " (launch)"));
+          }
+          threads_.emplace_back([this, g, scratch, thread] { WorkerLoop(g, scratch, thread); });
         }
       }
     } catch (const std::system_error& e) {
@@ -198,7 +206,7 @@ class MultiThreadExecutor final : public Executor {
       }
       if (parked) run_cv_.notify_all();
     }
-    Participate(kLaunch, scratch_[0].data());
+    Participate(kLaunch, scratch_[0].data(), 0);
     WaitForWorkers();
     const uint32_t failed = failed_.load(std::memory_order_acquire);
     if (failed != kNone) return FailedNodeStatus(*graph_, exec_, failed);
@@ -209,7 +217,7 @@ class MultiThreadExecutor final : public Executor {
   static constexpr int kLaunch = 0;
   static constexpr int kMemory = 1;
 
-  void WorkerLoop(int group, uint32_t* scratch) {
+  void WorkerLoop(int group, uint32_t* scratch, int thread) {
     uint64_t seen = 0;
     for (;;) {
       int idle = 0;
@@ -223,7 +231,7 @@ class MultiThreadExecutor final : public Executor {
         if (stop_) return;
         seen = run_gen_.load(std::memory_order_relaxed);
       }
-      Participate(group, scratch);
+      Participate(group, scratch, thread);
       if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         std::lock_guard<std::mutex> lk(done_mu_);
         done_cv_.notify_one();
@@ -231,8 +239,9 @@ class MultiThreadExecutor final : public Executor {
     }
   }
 
-  // Runs nodes of |group| until the run is over. |scratch|: this thread's room for the consumers one node readies.
-  void Participate(int group, uint32_t* scratch) {
+  // Runs nodes of |group| until the run is over. |scratch|: this thread's room for the consumers one node readies;
+  // |thread|: its index (0: the caller).
+  void Participate(int group, uint32_t* scratch, int thread) {
     Group& g = groups_[group];
     int idle = 0;
     for (;;) {
@@ -240,7 +249,7 @@ class MultiThreadExecutor final : public Executor {
       uint32_t node;
       if (g.queue.TryPop(&node)) {
         idle = 0;
-        while (node != kNone && !over_.load(std::memory_order_acquire)) node = Execute(node, group, scratch);
+        while (node != kNone && !over_.load(std::memory_order_acquire)) node = Execute(node, group, scratch, thread);
         continue;
       }
       if (!Backoff(&idle)) g.Sleep(over_);
@@ -249,9 +258,20 @@ class MultiThreadExecutor final : public Executor {
 
   // Runs |i|, makes its consumers ready and returns one of them in |group| for this thread to run next (kNone if
   // none); the others go to their groups' queues, one reservation and one wake-up per group.
-  uint32_t Execute(uint32_t i, int group, uint32_t* scratch) {
+  uint32_t Execute(uint32_t i, int group, uint32_t* scratch, int thread) {
     const FlatNode& node = plan_.nodes[i];
-    if (node.fn(node.ctx) != kStatusSuccess) {
+    KernelStatus status;
+    if constexpr (kTraced) {
+      const auto t0 = std::chrono::steady_clock::now();
+      status = node.fn(node.ctx);
+      const auto t1 = std::chrono::steady_clock::now();
+      tracer_->recorder->AddKernelSlice(tracer_->track + thread, tracer_->labels->For(i), tracer_->recorder->Since(t0),
+                                        std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    } else {
+      (void)thread;
+      status = node.fn(node.ctx);
+    }
+    if (status != kStatusSuccess) {
       uint32_t expected = kNone;
       failed_.compare_exchange_strong(expected, i, std::memory_order_acq_rel);
       Finish();
@@ -326,7 +346,16 @@ class MultiThreadExecutor final : public Executor {
   std::atomic<int> active_{0};        // workers not yet out of the current run
   std::mutex done_mu_;
   std::condition_variable done_cv_;  // Run waits here for active_ == 0
+  KernelTracer* tracer_;             // kTraced only
 };
+
+template <bool kTraced>
+StatusOr<std::unique_ptr<Executor>> Start(ExecuteGraph* graph, ExecutionState* exec, ExecPlan plan,
+                                          const MultiThreadOptions& options) {
+  auto ex = std::make_unique<MultiThreadExecutor<kTraced>>(graph, exec, std::move(plan), options);
+  GE_RETURN_IF_ERROR(ex->StartWorkers());
+  return std::unique_ptr<Executor>(std::move(ex));
+}
 
 }  // namespace
 
@@ -337,9 +366,13 @@ StatusOr<std::unique_ptr<Executor>> CreateMultiThreadExecutor(ExecuteGraph* grap
                            std::to_string(options.launch_threads) + " and " + std::to_string(options.memory_threads));
   }
   GE_ASSIGN_OR_RETURN(ExecPlan plan, BuildExecPlan(*graph));
-  auto ex = std::make_unique<MultiThreadExecutor>(graph, exec, std::move(plan), options);
-  GE_RETURN_IF_ERROR(ex->StartWorkers());
-  return std::unique_ptr<Executor>(std::move(ex));
+  if (options.tracer != nullptr) {
+    if (options.tracer->recorder == nullptr || options.tracer->labels == nullptr) {
+      return InvalidArgument("multi-thread executor: a tracer needs a recorder and labels");
+    }
+    return Start<true>(graph, exec, std::move(plan), options);
+  }
+  return Start<false>(graph, exec, std::move(plan), options);
 }
 
 }  // namespace ge::runtime::v2

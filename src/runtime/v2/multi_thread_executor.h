@@ -22,6 +22,10 @@ namespace ge::runtime::v2 {
 struct MultiThreadOptions {
   int launch_threads = 2;  // >= 1, the caller included
   int memory_threads = 1;  // >= 0; 0: memory nodes run in the launch group
+  // `--trace` (outlives the executor): every node's run is recorded on the track of the thread that ran it,
+  // tracer->track + its index (the caller 0, then the launch workers, then the memory workers). Null: the executor
+  // is built without the timing code.
+  KernelTracer* tracer = nullptr;
 };
 
 // An executor for |graph| (which outlives it and keeps its nodes and edges), bound to |exec|. InvalidArgument for a
