@@ -29,6 +29,7 @@ namespace ge::trace {
 inline constexpr int kHostTrack = 0;  // the thread loading or compiling
 inline int StreamTrack(int stream) { return 100 + stream; }
 inline int WorkerTrack(int worker) { return 200 + worker; }
+inline int LoadTrack(int thread) { return 300 + thread; }  // a thread preparing kernels at load
 
 // What a kernel slice shows: fixed per kernel, made when the kernel is prepared.
 struct TraceLabel {

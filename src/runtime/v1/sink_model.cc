@@ -516,7 +516,7 @@ Status SinkModel::Impl::InitNodes(const proto::ModelDefProto& def) {
     request_node.push_back(t.node());
   }
   // Primitive creation is most of a load: the kernels are prepared on the load's threads.
-  auto prepared = PrepareKernels(requests, engines, device->intra_op_threads());
+  auto prepared = PrepareKernels(requests, engines, device->intra_op_threads(), trace);
   for (size_t i = 0; i < prepared.size(); ++i) {
     auto& k = prepared[i];
     const ir::Node* n = nodes[request_node[i]];
