@@ -43,11 +43,12 @@ std::string FileHead(const std::string& path) {
   return head;
 }
 
+// `what` names the model and its verb: "'m.om' is", "the model bytes are".
 Status NotACompilableModel(ModelFormat format, const std::string& what) {
   if (format == ModelFormat::kOm) {
-    return InvalidArgument(what + " is an offline model (.om), already compiled: load it with OfflineModel");
+    return InvalidArgument(what + " an offline model (.om), already compiled: load it with OfflineModel");
   }
-  return InvalidArgument(what + " is neither an ONNX model nor ge IR text (.geir)");
+  return InvalidArgument(what + " neither an ONNX model nor ge IR text (.geir)");
 }
 
 StatusOr<std::unique_ptr<ir::Model>> ParseIrText(const std::string& text, const std::string& what) {
@@ -64,7 +65,7 @@ StatusOr<std::unique_ptr<ir::Model>> LoadFromFile(const CompileSource& source) {
     if (HasGeirExtension(source.path) && format != ModelFormat::kOm) format = ModelFormat::kGeir;
     if (head.empty()) format = ModelFormat::kOnnx;  // missing or empty: the parser names the problem
   }
-  const std::string what = "'" + source.path + "'";
+  const std::string what = "'" + source.path + "' is";
   if (format == ModelFormat::kGeir) {
     GE_ASSIGN_OR_RETURN(std::string text, ReadFile(source.path));
     return ParseIrText(text, source.path);
@@ -82,7 +83,7 @@ StatusOr<std::unique_ptr<ir::Model>> LoadFromBytes(const CompileSource& source) 
   if (format == ModelFormat::kGeir) {
     return ParseIrText(std::string(static_cast<const char*>(source.data), source.size), "model bytes");
   }
-  if (format != ModelFormat::kOnnx) return NotACompilableModel(format, "the model bytes");
+  if (format != ModelFormat::kOnnx) return NotACompilableModel(format, "the model bytes are");
   onnx_parser::ParseOptions parse;
   parse.base_dir = source.base_dir.empty() ? "." : source.base_dir;
   return onnx_parser::ParseModelBytes(source.data, source.size, parse);

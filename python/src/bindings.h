@@ -1,0 +1,11 @@
+// The parts of the ge module, each registered by its own file; module.cc calls them in this order.
+#pragma once
+#include <pybind11/pybind11.h>
+
+namespace ge::python {
+
+void RegisterCompile(pybind11::module_& m);           // compile_bindings.cc
+void RegisterOfflineModel(pybind11::module_& m);      // offline_model_bindings.cc (NodeArg too)
+void RegisterInferenceSession(pybind11::module_& m);  // inference_session.cc
+
+}  // namespace ge::python
