@@ -137,23 +137,7 @@ class InferenceSession {
     if (!py::isinstance<py::dict>(input_feed)) {
       throw py::type_error("input_feed is a dict {input name: numpy array}");
     }
-    py::dict feed = py::reinterpret_borrow<py::dict>(input_feed);
-    for (auto [key, value] : feed) {
-      const std::string name = py::str(key).cast<std::string>();
-      if (model_->InputIndex(name) < 0) {
-        ThrowInvalidArgument("invalid input name '" + name + "' (the model's inputs: " + model_->InputNames() + ")");
-      }
-    }
-    std::vector<py::handle> inputs;
-    inputs.reserve(model_->inputs().size());
-    for (const ModelTensorDesc& d : model_->inputs()) {
-      py::handle value = PyDict_GetItemString(feed.ptr(), d.name.c_str());
-      if (!value) {
-        ThrowInvalidArgument("required input '" + d.name +
-                             "' is missing from input_feed (the model's inputs: " + model_->InputNames() + ")");
-      }
-      inputs.push_back(value);
-    }
+    std::vector<py::handle> inputs = model_->OrderFeed(py::reinterpret_borrow<py::dict>(input_feed));
     std::vector<int> wanted;
     if (!output_names.is_none()) {
       for (py::handle n : output_names) {

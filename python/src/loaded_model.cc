@@ -15,6 +15,38 @@ LoadedModel::LoadedModel(std::unique_ptr<OfflineModel> model, std::vector<uint8_
   for (size_t i = 0; i < model_->outputs().size(); ++i) {
     output_index_[model_->outputs()[i].name] = static_cast<int>(i);
   }
+  for (const ModelTensorDesc& d : model_->inputs()) input_keys_.emplace_back(d.name);
+  if (!dynamic_) {
+    for (const ModelTensorDesc& d : model_->outputs()) {
+      output_dtypes_.push_back(NumpyDtype(d.dtype));
+      output_shapes_.emplace_back(d.dims.begin(), d.dims.end());
+    }
+  }
+}
+
+std::vector<py::handle> LoadedModel::OrderFeed(const py::dict& feed) const {
+  std::vector<py::handle> ordered;
+  ordered.reserve(input_keys_.size());
+  int missing = -1;
+  for (size_t i = 0; i < input_keys_.size() && missing < 0; ++i) {
+    PyObject* value = PyDict_GetItemWithError(feed.ptr(), input_keys_[i].ptr());
+    if (value == nullptr && PyErr_Occurred()) throw py::error_already_set();
+    if (value == nullptr) missing = static_cast<int>(i);
+    ordered.push_back(value);
+  }
+  if (missing >= 0 || static_cast<size_t>(PyDict_Size(feed.ptr())) != ordered.size()) {
+    for (auto [key, value] : feed) {  // a key that names no input: most likely the missing one misspelled
+      const std::string name = py::str(key).cast<std::string>();
+      if (InputIndex(name) < 0) {
+        ThrowInvalidArgument("invalid input name '" + name + "' (the model's inputs: " + InputNames() + ")");
+      }
+    }
+  }
+  if (missing >= 0) {
+    ThrowInvalidArgument("required input '" + model_->inputs()[missing].name +
+                         "' is missing from the feed (the model's inputs: " + InputNames() + ")");
+  }
+  return ordered;
 }
 
 std::shared_ptr<LoadedModel> LoadedModel::FromFile(const std::string& path, const OfflineModelOptions& options) {
@@ -92,8 +124,8 @@ std::vector<py::array> LoadedModel::RunStatic(const std::vector<py::array>& inpu
   std::vector<OutputBuffer> out;
   outputs.reserve(model_->outputs().size());
   out.reserve(model_->outputs().size());
-  for (const ModelTensorDesc& d : model_->outputs()) {
-    outputs.emplace_back(NumpyDtype(d.dtype), std::vector<py::ssize_t>(d.dims.begin(), d.dims.end()));
+  for (size_t i = 0; i < output_dtypes_.size(); ++i) {
+    outputs.emplace_back(output_dtypes_[i], output_shapes_[i]);
     out.push_back({outputs.back().mutable_data(), static_cast<size_t>(outputs.back().nbytes())});
   }
   Status s;

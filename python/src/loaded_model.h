@@ -35,6 +35,9 @@ class LoadedModel {
   std::string InputNames() const;
   std::string OutputNames() const;
 
+  // The feed's arrays in the model's input order; ge.InvalidArgument names a missing or unknown input.
+  std::vector<pybind11::handle> OrderFeed(const pybind11::dict& feed) const;
+
   // One run: inputs in the model's order (any object numpy can take as an array of the input's dtype). Raises
   // ge.InvalidArgument naming a wrong count, dtype or shape, and ge's own errors as their exceptions.
   std::vector<pybind11::array> Run(const std::vector<pybind11::handle>& inputs);
@@ -47,6 +50,11 @@ class LoadedModel {
   std::vector<uint8_t> om_;  // the image a model loaded from bytes reads in place; declared first, freed last
   std::unique_ptr<OfflineModel> model_;
   std::map<std::string, int> input_index_, output_index_;
+  // Per input and output, made once: names as Python strings (dict look-ups without a conversion), numpy dtypes
+  // and output shapes (no dtype parsing per run).
+  std::vector<pybind11::str> input_keys_;
+  std::vector<pybind11::dtype> output_dtypes_;
+  std::vector<std::vector<pybind11::ssize_t>> output_shapes_;
   bool dynamic_ = false;
 };
 

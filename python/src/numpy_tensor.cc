@@ -97,7 +97,7 @@ std::string NumpyTypeString(const py::dtype& dtype) {
 }
 
 bool NativeByteOrder(const py::dtype& dtype) {
-  const char order = dtype.attr("byteorder").cast<std::string>()[0];
+  const char order = py::detail::array_descriptor_proxy(dtype.ptr())->byteorder;
   return order == '=' || order == '|' || order == '<';  // ge runs on little-endian x86-64
 }
 

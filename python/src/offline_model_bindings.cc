@@ -74,17 +74,7 @@ std::shared_ptr<LoadedModel> LoadOm(const py::object& model, const OfflineModelO
 std::vector<py::array> Execute(LoadedModel& m, const py::object& inputs) {
   std::vector<py::handle> ordered;
   if (py::isinstance<py::dict>(inputs)) {
-    py::dict feed = py::reinterpret_borrow<py::dict>(inputs);
-    for (auto [key, value] : feed) {
-      const std::string name = py::str(key).cast<std::string>();
-      if (m.InputIndex(name) < 0) {
-        ThrowInvalidArgument("invalid input name '" + name + "' (the model's inputs: " + m.InputNames() + ")");
-      }
-    }
-    for (const ModelTensorDesc& d : m.inputs()) {
-      if (!feed.contains(d.name)) ThrowInvalidArgument("input '" + d.name + "' is missing");
-      ordered.push_back(feed[py::str(d.name)]);
-    }
+    ordered = m.OrderFeed(py::reinterpret_borrow<py::dict>(inputs));
   } else {
     for (py::handle h : inputs) ordered.push_back(h);
   }
