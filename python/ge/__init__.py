@@ -17,6 +17,7 @@ Errors are ge.Error subclasses (ge.InvalidArgument is also a ValueError) carryin
 from ge._ge import (  # noqa: F401
     Aborted,
     CompileReport,
+    Constant,
     DataLoss,
     Error,
     ExecutionMode,
@@ -33,6 +34,7 @@ from ge._ge import (  # noqa: F401
     ResourceExhausted,
     RunOptions,
     SessionOptions,
+    SingleOp,
     Timeout,
     Unimplemented,
     compile,
@@ -40,6 +42,7 @@ from ge._ge import (  # noqa: F401
     get_all_providers,
     get_available_providers,
     get_device,
+    run_op,
     set_default_logger_severity,
 )
 

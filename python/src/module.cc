@@ -11,4 +11,5 @@ PYBIND11_MODULE(_ge, m) {
   ge::python::RegisterCompile(m);
   ge::python::RegisterOfflineModel(m);
   ge::python::RegisterInferenceSession(m);
+  ge::python::RegisterSingleOp(m);
 }

@@ -23,7 +23,7 @@ def public_names():
 
 
 def test_stub_matches_module():
-    aliases = {"ModelSource", "Dim", "Feed", "Provider"}  # type aliases of the stub only
+    aliases = {"ModelSource", "Dim", "Feed", "Provider", "OpInput", "AttrValue"}  # type aliases of the stub only
     assert stub_names() - {"__version__"} == public_names() - {"__version__"}
     assert not aliases & public_names()
 
