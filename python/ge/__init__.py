@@ -12,6 +12,7 @@ ge's own API::
     model = ge.OfflineModel(om)                        # or a path
     outputs = model.execute([x])                       # a list, or a dict by input name
 
+Single ops (ge.run_op, ge.SingleOp) and GE's Session (ge.Session, ge.Graph: variables, checkpoints) too.
 Errors are ge.Error subclasses (ge.InvalidArgument is also a ValueError) carrying ge's message.
 """
 from ge._ge import (  # noqa: F401
@@ -22,6 +23,7 @@ from ge._ge import (  # noqa: F401
     Error,
     ExecutionMode,
     FailedPrecondition,
+    Graph,
     GraphOptimizationLevel,
     InferenceSession,
     Internal,
@@ -33,15 +35,19 @@ from ge._ge import (  # noqa: F401
     OutOfRange,
     ResourceExhausted,
     RunOptions,
+    Session,
     SessionOptions,
     SingleOp,
     Timeout,
     Unimplemented,
+    Value,
     compile,
     detect_model_format,
     get_all_providers,
     get_available_providers,
+    finalize,
     get_device,
+    initialize,
     run_op,
     set_default_logger_severity,
 )

@@ -12,4 +12,5 @@ PYBIND11_MODULE(_ge, m) {
   ge::python::RegisterOfflineModel(m);
   ge::python::RegisterInferenceSession(m);
   ge::python::RegisterSingleOp(m);
+  ge::python::RegisterSession(m);
 }
