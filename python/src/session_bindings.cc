@@ -78,6 +78,34 @@ class PySession {
   std::unique_ptr<Session> session_;
 };
 
+// Writes `value` into the session variable `name` (created when the session has none of that name) through a
+// graph of its own: Variable → Assign(Constant), added under a graph id no caller uses, run once and removed.
+void SetVariable(Session& session, const std::string& name, const py::handle& value) {
+  Tensor t = OwnedTensor(value, "variable '" + name + "'");
+  std::vector<std::string> names = {name};
+  std::vector<Tensor> current;
+  if (session.GetVariables(names, current).ok() && current.size() == 1 &&
+      (current[0].dtype() != t.dtype() || current[0].dims() != t.dims())) {
+    ThrowInvalidArgument("variable '" + name + "' is " + DataTypeName(current[0].dtype()) +
+                         DimsString(current[0].dims()) + ", the value " + DataTypeName(t.dtype()) +
+                         DimsString(t.dims()));
+  }
+  Graph g("set_variable");
+  Graph::Value var = g.Variable(name, t.dtype(), t.dims());
+  g.AddOutput(g.Assign(var, g.Constant(name + "/value", t)));
+  ThrowIfError(g.status());
+  constexpr uint32_t kSetVariableGraph = 0xFFFFFFF0u;  // above any id the Python API hands out by convention
+  ThrowIfError(session.AddGraph(kSetVariableGraph, g));
+  std::vector<Tensor> out;
+  Status st;
+  {
+    py::gil_scoped_release release;
+    st = session.RunGraph(kSetVariableGraph, {}, out);
+  }
+  session.RemoveGraph(kSetVariableGraph).IgnoreError();
+  ThrowIfError(st);
+}
+
 // The graph argument of add_graph: a ge.Graph, or a path / bytes of an ONNX model.
 Graph GraphArgument(const py::handle& graph) {
   if (py::isinstance<PyGraph>(graph)) return ValueOrThrow(graph.cast<PyGraph&>().graph().Clone());
@@ -285,6 +313,12 @@ void RegisterSession(py::module_& m) {
             return out;
           },
           py::arg("names") = py::none(), "{name: numpy array}: copies of the variables' values (all when None).")
+      .def(
+          "set_variable",
+          [](PySession& s, const std::string& name, const py::object& value) { SetVariable(s.s(), name, value); },
+          py::arg("name"), py::arg("value"),
+          "Writes a numpy array into the session variable `name` (dtype and shape must match an existing one; a new "
+          "name creates the variable).")
       .def(
           "save_checkpoint",
           [](PySession& s, const py::object& path) {

@@ -54,6 +54,23 @@ def test_variables_shared_between_graphs(tmp_path):
     assert summary["is_static"] and summary["variables"] == ["w"]
 
 
+def test_set_variable():
+    sess = ge.Session()
+    sess.add_graph(1, accumulate_graph())
+    sess.add_graph(2, read_graph())
+    sess.run_graph(2, [])
+    sess.set_variable("w", np.array([10, 20, 30], np.float32))
+    assert np.array_equal(sess.run_graph(2, [])[0], np.array([10, 20, 30], np.float32))
+    y, w = sess.run_graph(1, [np.ones(3, np.float32)])
+    assert np.array_equal(y, np.array([10, 20, 30], np.float32)) and np.array_equal(w, [11, 21, 31])
+    sess.set_variable("bias", np.full((2, 2), 0.5, np.float32))  # a new variable
+    assert np.array_equal(sess.get_variables(["bias"])["bias"], np.full((2, 2), 0.5, np.float32))
+    with pytest.raises(ge.InvalidArgument, match=r"variable 'w' is float32\[3\]"):
+        sess.set_variable("w", np.ones(4, np.float32))  # another shape than the variable's
+    with pytest.raises(ge.InvalidArgument, match="variable 'w'"):
+        sess.set_variable("w", np.ones(3, np.float64))
+
+
 def test_run_graph_async_and_fork():
     sess = ge.Session()
     sess.add_graph(1, accumulate_graph())
