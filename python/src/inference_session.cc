@@ -42,6 +42,8 @@ struct SessionOptions {
   bool enable_mem_reuse = true;
   bool use_deterministic_compute = false;
   std::map<std::string, std::string> config_entries;
+  // add_free_dimension_override_by_name: symbolic dim name → the size to compile for.
+  std::map<std::string, int64_t> free_dimension_overrides;
 };
 
 struct RunOptions {
@@ -118,12 +120,14 @@ class InferenceSession {
       model_ = model.is_path() ? LoadedModel::FromFile(model.path, load)
                                : LoadedModel::FromBytes(std::move(model.bytes), load);
     } else {
-      StatusOr<CompiledModel> compiled = [&] {
-        CompileOptions compile = CompileOptionsFor(options_);
-        py::gil_scoped_release release;
-        return Compile(model.source(), compile);
-      }();
-      CompiledModel om = ValueOrThrow(std::move(compiled));
+      CompileOptions compile = CompileOptionsFor(options_);
+      CompiledModel om = CompileWithoutGil(model, compile);
+      if (!options_.free_dimension_overrides.empty()) {
+        // The symbols are known once the model is compiled: compile again with the overridden dims fixed.
+        std::shared_ptr<LoadedModel> symbolic = LoadedModel::FromBytes(om.om, load);
+        compile.input_shapes = OverriddenShapes(symbolic->inputs(), options_.free_dimension_overrides);
+        if (!compile.input_shapes.empty()) om = CompileWithoutGil(model, compile);
+      }
       if (!options_.optimized_model_filepath.empty()) WriteFile(options_.optimized_model_filepath, om.om);
       model_ = LoadedModel::FromBytes(std::move(om.om), load);
     }
@@ -179,6 +183,33 @@ class InferenceSession {
  private:
   // ONNX compiles for the session's thread count; ORT_DISABLE_ALL turns ge's fusions off; config entries with GE
   // keys (ge.*) are compile options, checked like any (ORT's own keys have no meaning here and are ignored).
+  static CompiledModel CompileWithoutGil(const ModelArgument& model, const CompileOptions& options) {
+    StatusOr<CompiledModel> compiled = [&] {
+      py::gil_scoped_release release;
+      return Compile(model.source(), options);
+    }();
+    return ValueOrThrow(std::move(compiled));
+  }
+
+  // Each input's dims with the dims whose symbol has an override set to it (others as they are).
+  static std::map<std::string, std::vector<int64_t>> OverriddenShapes(const std::vector<ModelTensorDesc>& inputs,
+                                                                      const std::map<std::string, int64_t>& sizes) {
+    std::map<std::string, std::vector<int64_t>> shapes;
+    for (const ModelTensorDesc& d : inputs) {
+      std::vector<int64_t> dims = d.dims;
+      bool changed = false;
+      for (size_t i = 0; i < dims.size() && i < d.dim_names.size(); ++i) {
+        auto it = sizes.find(d.dim_names[i]);
+        if (dims[i] < 0 && it != sizes.end()) {
+          dims[i] = it->second;
+          changed = true;
+        }
+      }
+      if (changed) shapes[d.name] = std::move(dims);
+    }
+    return shapes;
+  }
+
   static CompileOptions CompileOptionsFor(const SessionOptions& s) {
     CompileOptions o;
     o.threads = s.intra_op_num_threads;
@@ -230,6 +261,14 @@ void RegisterOptions(py::module_& m) {
           [](SessionOptions& s, const std::string& key, const std::string& value) { s.config_entries[key] = value; },
           py::arg("config_key"), py::arg("config_value"),
           "A config entry; GE option keys (ge.*) are compile options, checked when the session is created.")
+      .def(
+          "add_free_dimension_override_by_name",
+          [](SessionOptions& s, const std::string& dim_name, int64_t size) {
+            if (size < 0) ThrowInvalidArgument("free dimension '" + dim_name + "': size " + std::to_string(size));
+            s.free_dimension_overrides[dim_name] = size;
+          },
+          py::arg("dim_name"), py::arg("dim_value"),
+          "Compiles the model with every input dim named dim_name fixed to dim_value (an ONNX model only).")
       .def(
           "get_session_config_entry",
           [](const SessionOptions& s, const std::string& key) {

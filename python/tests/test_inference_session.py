@@ -131,3 +131,16 @@ def test_non_contiguous_and_list_inputs(add_onnx):
     assert np.array_equal(sess.run(None, {"a": a, "b": b})[0], a + 1)
     big_endian = np.arange(16, dtype=">f4")
     assert np.array_equal(sess.run(None, {"a": big_endian, "b": b})[0], np.arange(16, dtype=np.float32) + 1)
+
+
+def test_free_dimension_override(dynamic_onnx, rng):
+    opts = ge.SessionOptions()
+    opts.add_free_dimension_override_by_name("batch", 3)
+    sess = ge.InferenceSession(dynamic_onnx, sess_options=opts)
+    assert [i.shape for i in sess.get_inputs()] == [[3, 4], [3]]
+    assert sess.get_modelmeta().custom_metadata_map["ge.runtime"] == "sink"
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    z, n = sess.run(None, {"x": x, "ids": np.arange(3, dtype=np.int64)})
+    assert np.array_equal(z, x * np.array([0.5, -1.0, 2.0, 3.0], np.float32))
+    with pytest.raises(ge.InvalidArgument, match="shape \\[2, 4\\]"):
+        sess.run(None, {"x": x[:2], "ids": np.arange(2, dtype=np.int64)})
