@@ -66,8 +66,12 @@ std::vector<std::string> CheckProviders(const py::object& providers) {
   std::vector<std::string> names;
   if (providers.is_none()) return {kCpuProvider};
   for (py::handle p : providers) {
-    const std::string name =
-        py::isinstance<py::str>(p) ? p.cast<std::string>() : py::str(p[py::int_(0)]).cast<std::string>();
+    const bool pair = (py::isinstance<py::tuple>(p) || py::isinstance<py::list>(p)) && py::len(p) == 2 &&
+                      py::isinstance<py::str>(p[py::int_(0)]);
+    if (!py::isinstance<py::str>(p) && !pair) {
+      throw py::type_error("a provider is a name or a (name, options) pair, got " + py::repr(p).cast<std::string>());
+    }
+    const std::string name = pair ? p[py::int_(0)].cast<std::string>() : p.cast<std::string>();
     if (name != kCpuProvider) {
       ThrowInvalidArgument("ge runs models on the CPU only: provider '" + name +
                            "' is not available (available: " + kCpuProvider + ")");

@@ -40,6 +40,9 @@ std::map<std::string, std::vector<int64_t>> ShapesFromPython(const py::handle& v
   std::map<std::string, std::vector<int64_t>> shapes;
   if (!py::isinstance<py::dict>(value)) throw py::type_error("input_shapes is a dict {input name: [dims]}");
   for (auto [name, dims] : py::reinterpret_borrow<py::dict>(value)) {
+    if (py::isinstance<py::str>(dims) || !py::isinstance<py::sequence>(dims)) {
+      throw py::type_error("input_shapes['" + py::str(name).cast<std::string>() + "'] is a list of dims");
+    }
     std::vector<int64_t> out;
     for (py::handle d : dims) {
       out.push_back(d.is_none() || py::isinstance<py::str>(d) ? -1 : d.cast<int64_t>());  // None / a symbol: keep it

@@ -62,9 +62,12 @@ OfflineModelOptions LoadOptions(int intra_op_threads, int max_concurrent_executi
 std::shared_ptr<LoadedModel> LoadOm(const py::object& model, const OfflineModelOptions& options) {
   ModelArgument arg = ReadModelArgument(model);
   if (arg.format != ModelFormat::kOm) {
-    const std::string what = arg.is_path() ? "'" + arg.path + "'" : "the model bytes";
-    ThrowIfError(InvalidArgument(what + " is not an offline model (.om) but " + ModelFormatName(arg.format) +
-                                 (arg.format == ModelFormat::kUnknown ? "" : ": compile it with ge.compile first")));
+    const std::string what = arg.is_path() ? "'" + arg.path + "' is" : "the model bytes are";
+    ThrowIfError(InvalidArgument(
+        what + " not an offline model (.om)" +
+        (arg.format == ModelFormat::kUnknown
+             ? std::string(arg.is_path() || !arg.bytes.empty() ? "" : ": empty")
+             : std::string(" but ") + ModelFormatName(arg.format) + ": compile it with ge.compile first")));
   }
   return arg.is_path() ? LoadedModel::FromFile(arg.path, options)
                        : LoadedModel::FromBytes(std::move(arg.bytes), options);

@@ -76,6 +76,10 @@ def test_corrupt_and_missing_files(tmp_path, mlp_om, mlp_onnx):
         ge.OfflineModel(mlp_onnx)
     with pytest.raises(TypeError):
         ge.InferenceSession(12345)
+    with pytest.raises(ge.InvalidArgument, match="the model bytes are empty"):
+        ge.InferenceSession(b"")
+    with pytest.raises(ge.InvalidArgument, match="not an offline model \\(.om\\): empty"):
+        ge.OfflineModel(b"")
 
 
 def test_bad_options(add_onnx):
@@ -91,3 +95,9 @@ def test_bad_options(add_onnx):
         ge.compile(add_onnx, target="x86-64-v9")
     with pytest.raises(TypeError, match="unexpected keyword argument 'foo'"):
         ge.InferenceSession(add_onnx, foo=1)
+    with pytest.raises(TypeError, match="a provider is a name"):
+        ge.InferenceSession(add_onnx, providers=[1])
+    with pytest.raises(TypeError, match="is a list of dims"):
+        ge.compile(add_onnx, input_shapes={"a": "16"})
+    with pytest.raises(ge.InvalidArgument, match="ge.externalWeightDir"):
+        ge.compile(add_onnx, options={"ge.externalWeight": 1})

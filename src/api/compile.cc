@@ -93,7 +93,6 @@ StatusOr<std::unique_ptr<ir::Model>> LoadModel(const CompileSource& source) {
   if (!source.path.empty() && source.data != nullptr) {
     return InvalidArgument("a compile source is a path or bytes, not both");
   }
-  if (source.path.empty() && source.data == nullptr) return InvalidArgument("a compile source needs a path or bytes");
   return source.path.empty() ? LoadFromBytes(source) : LoadFromFile(source);
 }
 
