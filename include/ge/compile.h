@@ -75,9 +75,10 @@ struct CompileOptions {
   // The same in `ge compile --input_shape` text ("x:1,3,224,224;ids:1,1~512"), where a range LO~HI keeps a dim
   // symbolic and is enforced at run time. An input may be named here or in input_shapes, not in both.
   std::string input_shape_spec;
-  // GE's option keys (ge.exec.precision_mode, ge.externalWeight, ge.exec.disableReuseMemory, ge.fusion,
-  // ge.engine.<name>, ...): the keys and values a Session accepts (include/ge/session.h); an unknown key or bad
-  // value is InvalidArgument naming it. ge.externalWeight with an in-memory result needs ge.externalWeightDir.
+  // GE's option keys the compiler reads (ge.exec.precision_mode, ge.externalWeight, ge.exec.disableReuseMemory,
+  // ge.fusion, ge.engine.<name>, ...; `ge options` lists them): an unknown key (InvalidArgument naming the closest
+  // known one), a key the compiler does not read or a bad value is refused, as `ge compile --option` refuses it.
+  // ge.externalWeight with an in-memory result needs ge.externalWeightDir.
   std::map<std::string, std::string> options;
   // "auto": the sink runtime when every shape is known, else runtime v2; "v2": runtime v2 always; "v1": the sink
   // runtime or FailedPrecondition saying why the model cannot have it.

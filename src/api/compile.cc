@@ -5,6 +5,7 @@
 #include <sstream>
 #include <utility>
 
+#include "base/option_table.h"
 #include "base/status.h"
 #include "compiler/input_shape_spec.h"
 #include "compiler/model_compiler.h"
@@ -14,7 +15,6 @@
 #include "rt/cpu/cpu_quota.h"
 #include "runtime/v2/lowering/execute_plan.h"
 #include "runtime/v2/lowering/static_island.h"
-#include "session/session_options.h"
 
 namespace ge {
 namespace {
@@ -97,7 +97,8 @@ StatusOr<std::unique_ptr<ir::Model>> LoadModel(const CompileSource& source) {
 }
 
 StatusOr<compiler::CompileOptions> ToCompilerOptions(const CompileOptions& options) {
-  GE_RETURN_IF_ERROR(session::CheckOptions(options.options, "compile"));
+  // The keys the compiler reads, checked as `ge compile --option` checks them (base/option_table.def).
+  GE_RETURN_IF_ERROR(CheckOptionsAgainstTable(options.options, kReaderCompiler, "compile"));
   if (options.threads < 0 || options.threads > kMaxThreads) {
     return InvalidArgument("compile threads must be 0 (every usable CPU) to " + std::to_string(kMaxThreads) + ", got " +
                            std::to_string(options.threads));

@@ -6,8 +6,9 @@
 
 namespace ge::kernels {
 
-// The engines in priority order: today the oneDNN engine ("dnnl"). Engines are stateless, so every call may
-// return the same objects.
+// The engines in priority order: ge's own compute kernels ("exec", exec/exec_engine.h: offered the other engines'
+// nodes first, takes those where its kernel is the default) and the oneDNN engine ("dnnl", which claims the
+// compute-heavy nodes at engine assignment). Engines are stateless, so every call may return the same objects.
 EngineList BuiltinEngines();
 
 }  // namespace ge::kernels

@@ -5,6 +5,7 @@
 #include "ge/session.h"
 #include "runtime/model_manager.h"
 #include "session/session_options.h"
+#include "base/option_table.h"
 
 namespace ge {
 namespace session {
@@ -30,11 +31,7 @@ StatusOr<int> ParseCount(const Options& options, const std::string& key, int max
 }  // namespace session
 
 Status GEInitialize(const Options& options) {
-  for (const auto& [key, value] : options) {
-    if (key != "ge.exec.deviceId" && key != "ge.intraOpThreads") {
-      return InvalidArgument("GEInitialize option '" + key + "' is not an option ge knows");
-    }
-  }
+  GE_RETURN_IF_ERROR(CheckOptionsAgainstTable(options, kReaderInit, "GEInitialize"));
   GE_ASSIGN_OR_RETURN(int device_id, session::ParseCount(options, "ge.exec.deviceId", 0));
   (void)device_id;  // one CPU device
   GE_ASSIGN_OR_RETURN(int threads, session::ParseCount(options, "ge.intraOpThreads", 4096));

@@ -1,4 +1,4 @@
-// GE's option keys for sessions and graphs: which exist, which values they take. An unknown key is an error.
+// Options of sessions and graphs, checked against ge's one option table (base/option_table.h).
 #pragma once
 #include <map>
 #include <string>
@@ -9,7 +9,8 @@ namespace ge::session {
 
 using Options = std::map<std::string, std::string>;
 
-// InvalidArgument naming the first unknown key or bad value; `where` says whose options ("session", "graph 3").
+// InvalidArgument naming the first unknown key (and the closest known one), a key no session reads (GEInitialize's,
+// single op's) or a bad value; `where` says whose options ("session", "graph 3").
 Status CheckOptions(const Options& options, const std::string& where);
 // Graph options over session options.
 Options MergeOptions(const Options& session, const Options& graph);

@@ -166,6 +166,14 @@ TEST_F(SessionTest, OptionsAreChecked) {
   Session s(Options{{"ge.graphRunMode", "1"}});
   ASSERT_TRUE(s.status().ok());
   EXPECT_EQ(s.AddGraph(1, Doubled(), {{"ge.externalWeight", "7"}}).code(), StatusCode::kInvalidArgument);
+  // A misspelled key names the one meant; runtime v2's keys reach the session's dynamic graphs; GEInitialize's do not.
+  Session typo(Options{{"ge.exec.disableReuseMemry", "1"}});
+  EXPECT_NE(typo.status().message().find("did you mean 'ge.exec.disableReuseMemory'?"), std::string::npos)
+      << typo.status().message();
+  EXPECT_TRUE(Session(Options{{"ge.exec.v2Executor", "priority"}}).status().ok());
+  Session init_only(Options{{"ge.intraOpThreads", "2"}});
+  EXPECT_NE(init_only.status().message().find("read by GEInitialize"), std::string::npos)
+      << init_only.status().message();
   EXPECT_EQ(GEFinalize().code(), StatusCode::kFailedPrecondition);  // sessions are open
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "base/edit_distance.h"
+#include "base/option_table.h"
 #include "kernels/builtin_engines.h"
 #include "kernels/ref/kernel_registry.h"
 #include "rt/cpu/cpu_quota.h"
@@ -30,6 +32,7 @@ Status CheckOptions(const OpDef& def, const SingleOpOptions& o) {
 
 // The engines ge is built with, less those an option turns off; sets allow_bf16.
 Status ApplyOptions(const std::map<std::string, std::string>& options, OpDef* def) {
+  GE_RETURN_IF_ERROR(CheckOptionsAgainstTable(options, kReaderSingleOp, def->label));
   const kernels::EngineList all = kernels::BuiltinEngines();
   std::vector<std::string> off;
   const std::string engine_prefix = "ge.engine.";
@@ -37,18 +40,15 @@ Status ApplyOptions(const std::map<std::string, std::string>& options, OpDef* de
     if (key.rfind(engine_prefix, 0) == 0) {
       const std::string name = key.substr(engine_prefix.size());
       if (kernels::FindEngine(all, name) == nullptr) {
-        return InvalidArgument(def->label + ": option " + key + ": ge has no engine '" + name + "'");
+        std::vector<std::string> names;
+        for (const auto& e : all) names.push_back(e->name());
+        const std::string closest = ClosestName(name, names);
+        return InvalidArgument(def->label + ": option " + key + ": ge has no engine '" + name + "'" +
+                               (closest.empty() ? "" : "; did you mean 'ge.engine." + closest + "'?"));
       }
-      if (value != "0" && value != "1") return InvalidArgument(def->label + ": option " + key + " must be 0 or 1");
       if (value == "0") off.push_back(name);
     } else if (key == "ge.exec.precision_mode") {
-      if (value != "fp32" && value != "allow_bf16") {
-        return InvalidArgument(def->label + ": option " + key + " must be fp32 or allow_bf16, got '" + value + "'");
-      }
       def->settings.allow_bf16 = value == "allow_bf16";
-    } else {
-      return InvalidArgument(def->label + ": unknown option '" + key +
-                             "' (single ops take ge.engine.<name> and ge.exec.precision_mode)");
     }
   }
   for (const auto& e : all) {

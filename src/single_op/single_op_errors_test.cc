@@ -147,7 +147,9 @@ TEST(SingleOpErrors, Options) {
   o.options = {{"ge.exec.precision_mode", "fp8"}};
   EXPECT_ERROR(CreateError("Add", kAdd16, {}, o), StatusCode::kInvalidArgument, "fp32 or allow_bf16");
   o.options = {{"ge.graphRunMode", "1"}};
-  EXPECT_ERROR(CreateError("Add", kAdd16, {}, o), StatusCode::kInvalidArgument, "unknown option 'ge.graphRunMode'");
+  EXPECT_ERROR(CreateError("Add", kAdd16, {}, o), StatusCode::kInvalidArgument, "option 'ge.graphRunMode' is read by the session, not here");
+  o.options = {{"ge.engine.dnl", "0"}};
+  EXPECT_ERROR(CreateError("Add", kAdd16, {}, o), StatusCode::kInvalidArgument, "no engine 'dnl'; did you mean 'ge.engine.dnnl'?");
   o = {};
   o.opset = 0;
   EXPECT_ERROR(CreateError("Add", kAdd16, {}, o), StatusCode::kInvalidArgument, "opset 0");

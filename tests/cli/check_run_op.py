@@ -133,7 +133,7 @@ errors = [
     (["--op=Add", f"--input={xp}", f"--input={a16}"], "cannot be broadcast"),
     (["--op=Reshape", f"--input={xp}", f"--input={shape}"], "--input=const:"),
     (["--op=Add", f"--input={os.path.join(work, 'missing.npy')}", f"--input={xp}"], "missing.npy"),
-    (["--op=Add", f"--input={xp}", f"--input={xp}", "--option=ge.bogus=1"], "unknown option"),
+    (["--op=Add", f"--input={xp}", f"--input={xp}", "--option=ge.bogus=1"], "is not an option ge knows"),
 ]
 for args, text in errors:
     r = run_op(args)

@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "base/option_table.h"
 #include "commands.h"
 #include "compiler/input_shape_spec.h"
 #include "compiler/model_compiler.h"
@@ -51,10 +52,29 @@ StatusOr<std::unique_ptr<ir::Model>> LoadModel(const std::string& path) {
 
 }  // namespace
 
+const CommandSpec& CompileCommandSpec() {
+  static const CommandSpec spec = {
+      "compile",
+      "--model=M.onnx|M.geir --output=M.om",
+      "compile a model into an offline model (.om) that ge run and the public API load",
+      {{"model", "M.onnx|M.geir", "the model: ONNX, or ge's IR text form (what --dump_graph writes)"},
+       {"output", "M.om", "the offline model to write"},
+       {"input_shape", "\"NAME:1,3,224,224;...\"", "fix input dims; a dim LO~HI stays symbolic within that range"},
+       {"precision_mode", "fp32|allow_bf16", "allow_bf16: kernels may compute in bfloat16 (ge.exec.precision_mode)"},
+       {"external_weight", "0|1|2", "weights in the .om (0), a file per weight (1) or one combined file (2)"},
+       {"embed_external_data", "", "copy ONNX external data into the .om instead of reading it in place"},
+       {"threads", "N", "threads kernels are chosen and weights packed for (default: the CPUs this process may use)"},
+       {"target", "native|x86-64-v2|x86-64-v3|x86-64-v4", "the CPU level the model is for (default native)"},
+       {"tune", "", "time each oneDNN node's kernel variants on this machine and keep the fastest"},
+       {"runtime", "auto|v1|v2", "v2: a lowered .om for runtime v2 even when every shape is known; v1: sink or fail"},
+       {"option", "KEY=VALUE", "a ge.* option the compiler reads (repeatable; `ge options` lists them)"},
+       {"dump_graph", "FILE", "write the optimized graph in ge's IR text form, even when the build fails"},
+       {"json", "", "print the compile report as one line of JSON"}}};
+  return spec;
+}
+
 int CompileCommand(int argc, char** argv) {
-  auto flags_or = ParseFlags(argc, argv, 2,
-                             {"model", "output", "input_shape", "precision_mode", "external_weight", "threads",
-                              "option", "json", "dump_graph", "target", "tune", "embed_external_data", "runtime"});
+  auto flags_or = ParseFlags(argc, argv, 2, CompileCommandSpec());
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
   const std::string model_path = flags.Get("model");
@@ -92,11 +112,9 @@ int CompileCommand(int argc, char** argv) {
     options.input_shapes = spec->shapes;
     options.input_ranges = spec->ranges;
   }
-  for (const std::string& kv : flags.GetAll("option")) {
-    const size_t eq = kv.find('=');
-    if (eq == std::string::npos) return Fail(InvalidArgument("--option wants KEY=VALUE, got '" + kv + "'"));
-    options.ge_options[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
+  auto ge_options = GeOptionsFromFlags(flags, kReaderCompiler);
+  if (!ge_options.ok()) return Fail(ge_options.status());
+  options.ge_options = *ge_options;
   if (flags.Has("precision_mode")) options.ge_options["ge.exec.precision_mode"] = precision;
   // 1: a file per weight, 2: one combined file; next to the .om (M.om -> M.weights/) unless
   // --option=ge.externalWeightDir=DIR names another directory.

@@ -1,5 +1,7 @@
-// Minimal --name=value flag parsing for the ge command line.
+// --name=value flag parsing for the ge command line, and each command's declaration of the flags it takes: the
+// parser refuses any other flag and `ge CMD --help` prints the same declaration, so the two cannot drift.
 #pragma once
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -7,6 +9,19 @@
 #include "base/status.h"
 
 namespace ge::cli {
+
+struct FlagSpec {
+  const char* name;   // without the dashes: "output_dir"
+  const char* value;  // how its value is written ("N", "FILE.npy"); "" for a switch given as --name alone
+  const char* help;   // one line
+};
+
+struct CommandSpec {
+  const char* name;      // "compile": ge compile
+  const char* synopsis;  // what follows the command besides the optional flags: "--model=M.onnx --output=M.om"
+  const char* summary;   // one line
+  std::vector<FlagSpec> flags;
+};
 
 struct Flags {
   std::map<std::string, std::vector<std::string>> values;  // repeated flags keep every value
@@ -20,7 +35,14 @@ struct Flags {
 };
 
 // Parses argv[first..]. Flags are --name=value or --name (value "1"); everything else is positional.
-// Fails on a flag not in `known`.
-StatusOr<Flags> ParseFlags(int argc, char** argv, int first, const std::vector<std::string>& known);
+// Fails on a flag `command` does not declare, naming the closest one it does.
+StatusOr<Flags> ParseFlags(int argc, char** argv, int first, const CommandSpec& command);
+
+// `ge NAME SYNOPSIS [flags]`, the summary, then one line per flag.
+std::string CommandHelp(const CommandSpec& command);
+
+// The --option=KEY=VALUE flags as a map, each key checked against ge's option table (base/option_table.h) for a
+// command whose options reach `readers` (OptionReader bits): unknown keys name the closest known one.
+StatusOr<std::map<std::string, std::string>> GeOptionsFromFlags(const Flags& flags, uint32_t readers);
 
 }  // namespace ge::cli

@@ -2,8 +2,11 @@
 // held to their range with a message that names the flag, the value and the range.
 #include "flags.h"
 
+#include "base/option_table.h"
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <vector>
@@ -11,10 +14,21 @@
 namespace ge::cli {
 namespace {
 
+CommandSpec Declaring(const std::vector<std::string>& known) {
+  static std::vector<std::string> names;  // keeps the declared names alive for the spec's const char*
+  names.insert(names.end(), known.begin(), known.end());
+  CommandSpec spec{"test", "", "a command for the test", {}};
+  for (const std::string& n : known) {
+    auto it = std::find(names.rbegin(), names.rend(), n);
+    spec.flags.push_back({it->c_str(), "", "a flag"});
+  }
+  return spec;
+}
+
 StatusOr<Flags> Parse(std::vector<std::string> args, const std::vector<std::string>& known) {
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
-  return ParseFlags(static_cast<int>(argv.size()), argv.data(), 0, known);
+  return ParseFlags(static_cast<int>(argv.size()), argv.data(), 0, Declaring(known));
 }
 
 Flags With(const std::string& name, const std::string& value) {
@@ -106,6 +120,50 @@ TEST(Flags, AbsurdValuesThroughParseFlagsAreRefused) {
   ASSERT_FALSE(external.ok());
   EXPECT_NE(external.status().message().find("--external_weight=3 is out of range [0, 2]"), std::string::npos)
       << external.status().message();
+}
+
+TEST(Flags, UnknownFlagNamesTheClosestDeclaredOne) {
+  auto f = Parse({"--dump-graph=x"}, {"model", "dump_graph", "json"});
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.status().message(),
+            "unknown flag --dump-graph for ge test; did you mean --dump_graph? (ge test --help lists its flags)");
+  f = Parse({"--zzzzzzzz"}, {"model", "json"});
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.status().message().find("did you mean"), std::string::npos) << f.status().message();
+}
+
+TEST(Flags, HelpListsEveryDeclaredFlagWithItsDescription) {
+  const CommandSpec spec{"demo",
+                         "--model=M.om",
+                         "does a demonstration",
+                         {{"model", "M.om", "the model"},
+                          {"json", "", "one line of JSON"},
+                          {"a_flag_with_a_long_value", "NAME:AXIS:LO~HI,NAME:AXIS:LO~HI", "on the next line"}}};
+  const std::string help = CommandHelp(spec);
+  EXPECT_EQ(help.rfind("usage: ge demo --model=M.om [flags]\n  does a demonstration\n", 0), 0u) << help;
+  EXPECT_NE(help.find("  --model=M.om  the model\n"), std::string::npos) << help;
+  EXPECT_NE(help.find("  --json        one line of JSON\n"), std::string::npos) << help;
+  EXPECT_NE(help.find("--a_flag_with_a_long_value=NAME:AXIS:LO~HI,NAME:AXIS:LO~HI\n"), std::string::npos) << help;
+}
+
+TEST(Flags, GeOptionsAreCheckedAgainstTheOptionTable) {
+  auto options = GeOptionsFromFlags(With("option", "ge.exec.disableReuseMemory=1"), kReaderCompiler);
+  ASSERT_TRUE(options.ok()) << options.status().ToString();
+  EXPECT_EQ(options->at("ge.exec.disableReuseMemory"), "1");
+  options = GeOptionsFromFlags(With("option", "ge.exec.disableReuseMemry=1"), kReaderCompiler);
+  ASSERT_FALSE(options.ok());
+  EXPECT_EQ(options.status().message(),
+            "--option: option 'ge.exec.disableReuseMemry' is not an option ge knows; did you mean "
+            "'ge.exec.disableReuseMemory'?");
+  options = GeOptionsFromFlags(With("option", "ge.exec.v2Executor=priority"), kReaderCompiler);
+  ASSERT_FALSE(options.ok());
+  EXPECT_NE(options.status().message().find("read by runtime v2"), std::string::npos);
+  for (const char* bad : {"ge.fusion", "=1"}) {
+    options = GeOptionsFromFlags(With("option", bad), kReaderCompiler);
+    ASSERT_FALSE(options.ok()) << bad;
+    EXPECT_NE(options.status().message().find("KEY=VALUE"), std::string::npos) << options.status().message();
+  }
+  EXPECT_TRUE(GeOptionsFromFlags(Flags(), kReaderCompiler).ok());
 }
 
 }  // namespace

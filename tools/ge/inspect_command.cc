@@ -164,8 +164,18 @@ void AddCompiled(const om::OmReader& reader, Report* r, Status* status) {
 
 }  // namespace
 
+const CommandSpec& InspectCommandSpec() {
+  static const CommandSpec spec = {
+      "inspect",
+      "M.om",
+      "describe an offline model: header, partitions, memory plan, streams, events, tasks, IO, ops and engines",
+      {{"model", "M.om", "the model (or give it as the first argument)"},
+       {"json", "", "print the description as one line of JSON"}}};
+  return spec;
+}
+
 int InspectCommand(int argc, char** argv) {
-  auto flags_or = ParseFlags(argc, argv, 2, {"model", "json"});
+  auto flags_or = ParseFlags(argc, argv, 2, InspectCommandSpec());
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
   std::string path = flags.Get("model");

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "base/npy.h"
+#include "base/option_table.h"
 #include "commands.h"
 #include "flags.h"
 #include "interpreter/interpreter.h"
@@ -206,9 +207,33 @@ void PrintProfile(const std::vector<KernelProfile>& profile, size_t slowest) {
   }
 }
 
+const CommandSpec& RunCommandSpec() {
+  static const CommandSpec spec = {
+      "run",
+      "--model=M.om|M.onnx",
+      "run a model on .npy inputs (or generated ones), time it and write its outputs",
+      {{"model", "M.om|M.onnx", "the model: a compiled or IR .om, or ONNX (the reference interpreter)"},
+       {"input", "FILE.npy|NAME=FILE.npy", "an input, in order or by name (repeatable); none: pseudo-random inputs"},
+       {"output_dir", "DIR", "write OUTPUT_NAME.npy per output"},
+       {"loop", "N", "timed runs (default 1)"},
+       {"warmup", "N", "untimed runs before them (default 0)"},
+       {"threads", "N", "intra-op threads (default: the CPUs this process may use)"},
+       {"contention", "adaptive|full|one",
+        "others on the CPU: one thread while they preempt us (adaptive), never, always"},
+       {"seed", "N", "seed of the generated inputs (default 0)"},
+       {"json", "", "print one line of JSON: load_ms, median_ms, min_ms, iters, threads, memory, ..."},
+       {"profile", "", "kernel time per run by op and implementation, then the slowest nodes (stderr)"},
+       {"profile_nodes", "N", "slowest nodes --profile lists (default 15)"},
+       {"vary", "NAME:AXIS:LO~HI", "feed input NAME at pseudo-random sizes LO..HI along AXIS (shape churn)"},
+       {"pipeline_stages", "N", "IR .om: the --loop requests stream through N partitioned stages"},
+       {"interpreter", "", "IR .om: run the reference interpreter instead of runtime v2"},
+       {"option", "KEY=VALUE", "a ge.* option runtime v2 reads at load (repeatable; `ge options` lists them)"},
+       {"checkpoint", "CKPT", "M.onnx on trained variables in a session (with --input and --output_dir only)"}}};
+  return spec;
+}
+
 int RunCommand(int argc, char** argv) {
-  auto flags_or = ParseFlags(argc, argv, 2, {"model", "input", "output_dir", "loop", "warmup", "threads", "json", "seed", "profile", "profile_nodes",
-                                             "checkpoint", "vary", "option", "interpreter", "pipeline_stages", "contention"});
+  auto flags_or = ParseFlags(argc, argv, 2, RunCommandSpec());
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
   if (flags.Has("checkpoint")) {
@@ -252,11 +277,9 @@ int RunCommand(int argc, char** argv) {
   open.profile = flags.GetBool("profile");
   open.interpreter = flags.GetBool("interpreter");
   open.pipeline_stages = static_cast<size_t>(*pipeline_stages);
-  for (const std::string& kv : flags.GetAll("option")) {
-    const size_t eq = kv.find('=');
-    if (eq == std::string::npos) return Fail(InvalidArgument("--option wants KEY=VALUE, got '" + kv + "'"));
-    open.ge_options[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
+  auto ge_options = GeOptionsFromFlags(flags, kReaderRuntimeV2);
+  if (!ge_options.ok()) return Fail(ge_options.status());
+  open.ge_options = *ge_options;
   auto runner_or = OpenModel(model_path, open);
   if (!runner_or.ok()) return Fail(runner_or.status());
   ModelRunner& runner = **runner_or;
@@ -264,6 +287,10 @@ int RunCommand(int argc, char** argv) {
   if (flags.Has("threads") && runner.threads() != *threads) {
     std::fprintf(stderr, "ge run: note: --threads=%lld is ignored: the %s runs on %d thread(s)\n",
                  static_cast<long long>(*threads), runner.engine(), runner.threads());
+  }
+  if (!open.ge_options.empty() && std::string(runner.engine()) != "v2") {
+    std::fprintf(stderr, "ge run: note: --option keys are read by runtime v2 when it loads a model; this model runs "
+                 "on '%s', which ignores them\n", runner.engine());
   }
 
   auto inputs = BindInputs(flags, runner.inputs());

@@ -162,10 +162,28 @@ std::vector<OutputBuffer> OutputBuffersOf(std::vector<Tensor>& outputs) {
 
 }  // namespace
 
+const CommandSpec& RunOpCommandSpec() {
+  static const CommandSpec spec = {
+      "run-op",
+      "--op=NAME --input=FILE.npy ...",
+      "run one op of ge's op table on .npy inputs through the single-op API, timed",
+      {{"op", "NAME", "the op: an ONNX op type (Add, Conv, ...), or one of ge's with --domain=ge"},
+       {"domain", "D", "the op's domain (default ai.onnx)"},
+       {"input", "FILE.npy|const:FILE.npy|", "one per op input, in order: a runtime input, a constant, or omitted"},
+       {"attr", "NAME=VALUE", "an attribute: 1, 0.5, reflect or \"reflect\", 0,2,1 or [0,2,1] (repeatable)"},
+       {"output_dir", "DIR", "write OUTPUT_NAME.npy per output"},
+       {"loop", "N", "timed calls of the static and the dynamic form (default 1)"},
+       {"warmup", "N", "untimed calls before them (default 10)"},
+       {"threads", "N", "intra-op threads (default 1; 0: the CPUs this process may use)"},
+       {"opset", "N", "the ONNX opset the op and attributes follow (default 17)"},
+       {"num_outputs", "N", "outputs to produce (default: those ONNX requires)"},
+       {"option", "KEY=VALUE", "ge.engine.<name>=0|1 or ge.exec.precision_mode=... (repeatable)"},
+       {"json", "", "print one line of JSON: op, engine, impl, median_us, min_us, ..., outputs"}}};
+  return spec;
+}
+
 int RunOpCommand(int argc, char** argv) {
-  auto flags_or = ParseFlags(argc, argv, 2,
-                             {"op", "domain", "input", "attr", "output_dir", "loop", "warmup", "json", "threads",
-                              "opset", "num_outputs", "option"});
+  auto flags_or = ParseFlags(argc, argv, 2, RunOpCommandSpec());
   if (!flags_or.ok()) return Fail(flags_or.status());
   const Flags& flags = *flags_or;
   const std::string op_type = flags.Get("op");

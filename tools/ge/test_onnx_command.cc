@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "base/option_table.h"
 #include "commands.h"
 #include "flags.h"
 #include "onnx_test_case.h"
@@ -85,14 +86,27 @@ CaseResult RunIsolated(const std::string& dir, int timeout_s, const OnnxCaseOpti
 
 }  // namespace
 
+const CommandSpec& TestOnnxCommandSpec() {
+  static const CommandSpec spec = {
+      "test-onnx",
+      "DIR...",
+      "run ONNX backend node-test cases: one line per failure, the last line \"N passed, M failed\"",
+      {{"om", "", "compile each case to an .om (input shapes from its data) and run that"},
+       {"v2", "", "compile each case to a lowered .om (declared dims) and run it on runtime v2"},
+       {"option", "KEY=VALUE", "a ge.* option for the compiler or runtime v2 (repeatable; `ge options` lists them)"},
+       {"timeout", "SECONDS", "a case running longer fails (default 60)"},
+       {"no_fork", "", "run the cases in this process instead of one child each (a crash ends the run)"}}};
+  return spec;
+}
+
 int TestOnnxCommand(int argc, char** argv) {
-  auto flags = ParseFlags(argc, argv, 2, {"timeout", "no_fork", "om", "v2", "option"});
+  auto flags = ParseFlags(argc, argv, 2, TestOnnxCommandSpec());
   if (!flags.ok()) {
     std::fprintf(stderr, "ge test-onnx: %s\n", flags.status().ToString().c_str());
     return 2;
   }
   if (flags->positional.empty()) {
-    std::fprintf(stderr, "usage: ge test-onnx [--timeout=SECONDS] [--no_fork] [--om|--v2] [--option=KEY=VALUE ...] DIR...\n");
+    std::fprintf(stderr, "%s", CommandHelp(TestOnnxCommandSpec()).c_str());
     return 2;
   }
   auto timeout = flags->GetInt("timeout", 60, 1, 86400);
@@ -108,14 +122,12 @@ int TestOnnxCommand(int argc, char** argv) {
     std::fprintf(stderr, "ge test-onnx: --om and --v2 exclude each other\n");
     return 2;
   }
-  for (const std::string& kv : flags->GetAll("option")) {
-    const size_t eq = kv.find('=');
-    if (eq == std::string::npos) {
-      std::fprintf(stderr, "ge test-onnx: --option wants KEY=VALUE, got '%s'\n", kv.c_str());
-      return 2;
-    }
-    options.ge_options[kv.substr(0, eq)] = kv.substr(eq + 1);
+  auto ge_options = GeOptionsFromFlags(*flags, kReaderCompiler | kReaderRuntimeV2);
+  if (!ge_options.ok()) {
+    std::fprintf(stderr, "ge test-onnx: %s\n", ge_options.status().ToString().c_str());
+    return 2;
   }
+  options.ge_options = *ge_options;
   std::vector<std::string> cases = FindOnnxTestCases(flags->positional);
   int passed = 0, failed = 0;
   std::map<std::string, int> engines;

@@ -150,8 +150,22 @@ int RunWithCheckpointCommand(const Flags& flags) {
   return 0;
 }
 
+const CommandSpec& TrainCommandSpec() {
+  static const CommandSpec spec = {
+      "train",
+      "--model=M.onnx --steps=N",
+      "train an ONNX model with TrainingInfoProto in a session; prints its scalar outputs (the loss) as it goes",
+      {{"model", "M.onnx", "the model, with its training graph (TrainingInfoProto)"},
+       {"steps", "N", "training steps to run"},
+       {"input", "NAME=FILE.npy", "a graph input fed every step (repeatable)"},
+       {"restore", "CKPT", "start from a checkpoint's variables (the initialization graph is not run)"},
+       {"save", "CKPT", "write a checkpoint (variables, descs, VAR_INFO) at the end, atomically"},
+       {"save_variables", "DIR", "write one NAME.npy per variable at the end"}}};
+  return spec;
+}
+
 int TrainCommand(int argc, char** argv) {
-  auto flags = ParseFlags(argc, argv, 2, {"model", "steps", "input", "restore", "save", "save_variables"});
+  auto flags = ParseFlags(argc, argv, 2, TrainCommandSpec());
   if (!flags.ok()) {
     std::fprintf(stderr, "ge train: %s\n", flags.status().ToString().c_str());
     return 2;

@@ -2,6 +2,9 @@
 // (exec::MakeRequest) with the model's opset, the compiled thread count, precision mode and target.
 #pragma once
 #include "compiler/passes/pass_manager.h"
+#include <string>
+
+#include "kernels/engine.h"
 #include "kernels/exec/prepared_kernel.h"
 
 namespace ge::compiler {
@@ -10,6 +13,16 @@ namespace ge::compiler {
 // GE's switch for variable acceleration.
 inline bool VariableAccelerationOn(const PassContext& ctx) {
   return ctx.Option("ge.exec.variable_acc", "1") != "0" && ctx.Option("ge.AllowMultiGraphParallelCompile", "0") != "1";
+}
+
+// The engines of the context not turned off by ge.engine.<name>=0, in priority order: those kernel selection and
+// tuning offer a node to (exec/engine_choice.h).
+inline kernels::EngineList EnabledEngines(const PassContext& ctx) {
+  kernels::EngineList out;
+  for (const auto& e : ctx.engines) {
+    if (ctx.Option(std::string("ge.engine.") + e->name(), "1") != "0") out.push_back(e);
+  }
+  return out;
 }
 
 inline exec::PrepareRequest CompileTimeRequest(const ir::Model& model, const ir::Node& n, int threads,

@@ -1,8 +1,10 @@
 // KernelSelection ("ask the engine, never guess"): every engine node's kernel is prepared here exactly as the loader
-// will prepare it (same descs, thread count, precision mode and target ISA). The engine walks its candidates
-// (implementations within the target, layouts with and without reorders; kernels/dnnl/impl_select.h) and keeps
-// the first that is not a reference implementation; the pass records what it chose in the node attribute
-// kKernelImplAttr (shown by `ge inspect`) and reports nodes left on a reference implementation.
+// will prepare it (same descs, thread count, precision mode and target ISA), by the rule of exec/engine_choice.h:
+// the engines before the node's own that support it, then its own; the first that prepares a kernel takes the
+// node (its engine becomes that one). An engine walks its candidates (implementations within the target, layouts
+// with and without reorders; kernels/dnnl/impl_select.h) and keeps the first that is not a reference
+// implementation; the pass records what was chosen in the node attribute kKernelImplAttr (shown by `ge inspect`;
+// the loader then offers the node to that engine only) and reports nodes left on a reference implementation.
 //
 // With prepacking on (DESIGN.md §3 VariableOpPass, variable acceleration applied to constants) the weights the
 // kernel reorders become a FRACTAL_Z byte constant with the node attributes of kernels/exec/packed_weights.h, so
@@ -15,6 +17,7 @@
 
 #include "compiler/passes/kernel_request.h"
 #include "compiler/passes/passes.h"
+#include "kernels/exec/engine_choice.h"
 #include "kernels/exec/packed_weights.h"
 
 namespace ge::compiler {
@@ -30,11 +33,15 @@ class KernelSelectionPass : public GraphPass {
     ir::Graph& g = *model.graph;
     // Under allow_bf16 the kernels convert constant weights to bfloat16 once: those are the bytes to store.
     bool changed = false;
+    const kernels::EngineList engines = EnabledEngines(ctx);
     for (ir::Node* n : g.nodes()) {
-      const kernels::Engine* engine = kernels::FindEngine(ctx.engines, n->engine());
-      if (engine == nullptr) continue;
-      GE_ASSIGN_OR_RETURN(kernels::KernelChoice choice, engine->Choose(CompileTimeRequest(model, *n, threads_, ctx)));
+      if (kernels::FindEngine(engines, n->engine()) == nullptr) continue;
+      n->attrs().Erase(kKernelImplAttr);
+      const kernels::Engine* engine = nullptr;
+      GE_ASSIGN_OR_RETURN(kernels::KernelChoice choice,
+                          exec::ChooseOnEngines(CompileTimeRequest(model, *n, threads_, ctx), engines, &engine));
       if (!choice.prepared) continue;  // the loader falls back to ge's own kernels, as it will at load
+      n->set_engine(engine->name());
       n->attrs().Set(kKernelImplAttr, ir::AttrValue::String(choice.impl));
       if (report_ != nullptr) {
         ++report_->impls[choice.impl];

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compiler/passes/pass_manager.h"
+#include "kernels/exec/kernel_variant.h"
 #include "var/var_resource.h"
 
 namespace ge::compiler {
@@ -98,7 +99,7 @@ const kernels::Engine* BlockedLayoutEngine(const PassContext& ctx);
 // prepared as the loader will (`threads` intra-op threads, PassContext::target), its implementation recorded in
 // the node attribute kKernelImplAttr and counted in *report (when given), nodes on a oneDNN reference
 // implementation listed there; with `prepack`, constant weights stored in the layout the kernel reads them in.
-inline constexpr const char kKernelImplAttr[] = "kernel_impl";
+using exec::kKernelImplAttr;
 struct KernelSelectionReport {
   std::map<std::string, int> impls;           // implementation name -> nodes
   std::vector<std::string> reference_nodes;  // "node (impl)"

@@ -1,8 +1,9 @@
 // Tune (`ge compile --tune`): times the kernel variants of each engine node on this machine and records the fastest
-// on the node (kernels/exec/kernel_variant.h), which loading then prepares. Candidates: the engine's variants
-// (layouts with or without reorders, direct or Winograd convolution) times the intra-op thread count (the model's,
+// on the node (kernels/exec/kernel_variant.h), which loading then prepares. Candidates: the variants of the engines
+// the node may run on (exec/engine_choice.h: layouts with or without reorders, direct or Winograd convolution,
+// oneDNN's or ge's own kernel) times the intra-op thread count (the model's,
 // or 1 for a node too small to share). Each candidate runs on random inputs for a bounded time; a candidate must
-// beat the default (the engine's own choice at the model's thread count) by kMinGain to replace it, so timing
+// beat the default (the engines' own choice at the model's thread count) by kMinGain to replace it, so timing
 // noise does not move nodes off their defaults. Candidates at one thread run ge's own kernels without a pool too.
 // Tuning is for the model's thread count (`ge compile --threads`): a node records a thread count only when fewer
 // threads were faster. Runs on static root graphs after format selection, before kernel selection (which prepacks
@@ -15,14 +16,15 @@
 
 #include "compiler/passes/kernel_request.h"
 #include "compiler/passes/passes.h"
+#include "kernels/exec/engine_choice.h"
 #include "kernels/exec/kernel_variant.h"
 #include "rt/cpu/thread_pool.h"
 
 namespace ge::compiler {
 namespace {
 
-constexpr double kMinGain = 0.05;           // 5%
-constexpr double kBudgetSeconds = 0.05;     // per candidate, after one warm-up run
+constexpr double kMinGain = 0.05;        // 5%
+constexpr double kBudgetSeconds = 0.05;  // per candidate, after one warm-up run
 constexpr int kMinRuns = 3, kMaxRuns = 20;
 
 // Buffers bound to a kernel's slots: random non-constant inputs, outputs; constants point at their values.
@@ -75,9 +77,9 @@ class SlotBuffers {
 // Best seconds per run of the kernel prepared for `r` (with the node's current variant attributes), or +inf when
 // the engine declines it or a run fails. `pool` is what ge's own kernels get at run time (the device's pool of
 // the model's thread count); oneDNN's kernels use their OpenMP threads.
-double TimeCandidate(const kernels::Engine& engine, const exec::PrepareRequest& r, const SlotBuffers& buffers,
+double TimeCandidate(const kernels::EngineList& engines, const exec::PrepareRequest& r, const SlotBuffers& buffers,
                      rt::ThreadPool* pool) {
-  auto k = engine.Prepare(r);
+  auto k = exec::PrepareOnEngines(r, engines);
   if (!k.ok() || *k == nullptr) return INFINITY;
   auto binding = (*k)->NewBinding();
   if (!binding.ok()) return INFINITY;
@@ -106,13 +108,14 @@ class TunePass : public GraphPass {
     std::mt19937 rng(7);
     GE_ASSIGN_OR_RETURN(std::unique_ptr<rt::ThreadPool> pool, rt::ThreadPool::Create(threads_));
     bool changed = false;
+    const kernels::EngineList engines = EnabledEngines(ctx);
     for (ir::Node* n : model.graph->nodes()) {
-      const kernels::Engine* engine = kernels::FindEngine(ctx.engines, n->engine());
-      if (engine == nullptr) continue;
+      if (kernels::FindEngine(engines, n->engine()) == nullptr) continue;
       n->attrs().Erase(exec::kKernelVariantAttr);
       n->attrs().Erase(exec::kKernelThreadsAttr);
+      n->attrs().Erase(exec::kKernelImplAttr);
       const exec::PrepareRequest r = CompileTimeRequest(model, *n, threads_, ctx);
-      std::vector<std::string> variants = engine->Variants(r);
+      std::vector<std::string> variants = exec::VariantsOnEngines(r, engines);
       if (variants.empty()) variants.push_back("");
       std::vector<int> thread_counts = {threads_};
       if (threads_ > 1) thread_counts.push_back(1);
@@ -125,7 +128,7 @@ class TunePass : public GraphPass {
       for (const std::string& variant : variants) {
         for (int t : thread_counts) {
           SetVariant(n, variant, t);
-          const double s = TimeCandidate(*engine, r, *buffers, t == threads_ ? pool.get() : nullptr);
+          const double s = TimeCandidate(engines, r, *buffers, t == threads_ ? pool.get() : nullptr);
           if (&variant == &variants.front() && t == threads_) default_time = s;
           if (s < best_time) best_time = s, best_variant = variant, best_threads = t;
         }

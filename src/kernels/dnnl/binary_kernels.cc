@@ -10,7 +10,6 @@
 #include <optional>
 
 #include "kernels/dnnl/dnnl_kernel.h"
-#include "kernels/exec/binary_kernel.h"
 #include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
 
@@ -64,41 +63,6 @@ std::optional<BinaryPlan> PlanBinary(const OpView& v) {
   return p;
 }
 
-// The per-channel case above as ge's kernel over stored dims ([N, H, W, C] for NHWC, [N|1, 1, 1, C] for the
-// per-channel operand, whose plain and NHWC layouts coincide); nullptr when the node is not that case.
-KernelPtr PrepareNhwcChannelBinary(const OpView& v, const BinaryPlan& p) {
-  if (p.negate || p.y.size() != 4 || v.out[0].dtype != DataType::kFloat ||
-      PrimaryFormat(v.out[0].format) != Format::kNHWC) {
-    return nullptr;
-  }
-  exec::PrepareRequest r;
-  r.node = v.node;
-  r.opset = v.opset;
-  r.const_inputs = v.consts;
-  r.const_inputs.resize(2, nullptr);
-  bool per_channel = false;
-  for (int i = 0; i < 2; ++i) {
-    const TensorDesc& in = v.in[i];
-    if (in.dtype != DataType::kFloat) return nullptr;
-    Dims d = in.shape.dims();
-    d.insert(d.begin(), p.y.size() - d.size(), 1);
-    TensorDesc stored(DataType::kFloat, Shape(Dims{}));
-    if (d == p.y) {
-      if (PrimaryFormat(in.format) != Format::kNHWC) return nullptr;
-      stored.shape = Shape({d[0], d[2], d[3], d[1]});
-    } else {
-      if (d[2] != 1 || d[3] != 1 || (d[0] != 1 && d[0] != p.y[0]) || d[1] != p.y[1]) return nullptr;
-      if (IsNonPlainLayout(in.format) && PrimaryFormat(in.format) != Format::kNHWC) return nullptr;
-      stored.shape = Shape({d[0], 1, 1, d[1]});
-      per_channel = true;
-    }
-    r.input_descs.push_back(stored);
-  }
-  if (!per_channel) return nullptr;
-  r.output_descs.push_back(TensorDesc(DataType::kFloat, Shape({p.y[0], p.y[2], p.y[3], p.y[1]})));
-  return exec::PrepareBinary(r);
-}
-
 }  // namespace
 
 bool BinarySupported(const OpView& v) { return PlanBinary(v).has_value(); }
@@ -107,7 +71,6 @@ KernelPtr PrepareBinary(const OpView& v) {
   const std::optional<BinaryPlan> plan = PlanBinary(v);
   if (!plan) return nullptr;
   const BinaryPlan& p = *plan;
-  if (KernelPtr channel = PrepareNhwcChannelBinary(v, p)) return channel;
   auto k = std::make_unique<DnnlKernel>(*v.node, "dnnl.binary", v.threads);
   // An operand of the output's rank is read in its stored layout (NHWC / NC1HWC0 from format selection).
   auto operand = [&](int slot, const Dims& d) {

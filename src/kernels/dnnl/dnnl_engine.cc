@@ -12,14 +12,8 @@
 #include "kernels/dnnl/dnnl_ops.h"
 #include "kernels/dnnl/omp_threads.h"
 #include "kernels/dnnl/packed_layout.h"
-#include "kernels/exec/concat_kernel.h"
-#include "kernels/exec/depthwise_conv_plain_kernel.h"
-#include "kernels/exec/gru_kernel.h"
-#include "kernels/exec/im2col_conv_kernel.h"
+#include "kernels/exec/exec_engine.h"
 #include "kernels/exec/kernel_util.h"
-#include "kernels/exec/lstm_kernel.h"
-#include "kernels/exec/matmul_kernel.h"
-#include "kernels/exec/winograd_conv_kernel.h"
 #include "ops/op_id.h"
 
 namespace ge::dnnl_kernels {
@@ -92,46 +86,9 @@ const OpEntry* FindOp(const ir::Node& node) {
   return nullptr;
 }
 
-// The variant name of ge's own Winograd F(4,3) convolution among the dnnl engine's convolution variants.
-constexpr const char kGeWinogradVariant[] = "ge_winograd";
-// ... and of its im2col + packed SGEMM convolution.
-constexpr const char kGeIm2colVariant[] = "ge_im2col";
-// The variant name of ge's plain-layout depthwise convolution (exec/depthwise_conv_plain_kernel.h).
-constexpr const char kGeDepthwisePlainVariant[] = "ge_depthwise_plain";
-// The variant names of a constant-weight MatMul / Gemm: ge's packed AVX2 SGEMM (exec/matmul_kernel.h), or oneDNN's
-// (also an LSTM's oneDNN kernel rather than ge's batch-1 one).
-constexpr const char kGePackedGemmVariant[] = "ge_packed_gemm";
-constexpr const char kDnnlGemmVariant[] = "dnnl";
-
-// Whether oneDNN runs AVX-512 kernels for the model's target here (x86-64-v4 within both the CPU and the target).
-bool TargetHasAvx512(IsaLevel max_isa) {
-  IsaLevel level = DnnlMaxIsaLevel();
-  if (max_isa != IsaLevel::kNone && static_cast<int>(max_isa) < static_cast<int>(level)) level = max_isa;
-  return static_cast<int>(level) >= static_cast<int>(IsaLevel::kX86_64_V4);
-}
-
-// oneDNN 2.6 has Winograd convolutions only for AVX-512 (avx512_core).
-bool DnnlWinogradAvailable(IsaLevel max_isa) { return TargetHasAvx512(max_isa); }
-
-// Below AVX-512, where Winograd does not pay: a spatial window over 128+ input channels (K = KH*KW*IC >= 1152) into
-// 128+ output channels, e.g. ResNet's stride-2 3x3 convs and its 7x7 ones, which oneDNN's direct AVX2 kernels run at
-// ~2/3 of the sgemm peak.
-bool Im2colPays(const exec::PrepareRequest& r) {
-  const Tensor* w = exec::ConstInput(r, 1);
-  if (w == nullptr || w->rank() != 4) return false;
-  const int64_t window = w->dim(2) * w->dim(3);
-  return window > 1 && w->dim(0) >= 128 && w->dim(1) >= 128;
-}
-
-// ge's plain depthwise kernel puts one output per vector lane along the rows: it pays for 1-D convolutions (oneDNN:
-// im2col + GEMM, 5-30x slower over 256-512 channels) and for 2-D ones over input rows of 100+ elements (3x3 stride 2
-// over 96 x 112 x 112: 0.65 -> 0.46 ms); over shorter rows oneDNN's NHWC kernel, reorders included, is faster (1.1-2x
-// at 7x7 to 56x56 stride 1), as its lanes run over channels.
-bool PlainDepthwisePays(const exec::PrepareRequest& r) {
-  if (r.input_descs.empty()) return false;
-  const Shape& x = r.input_descs[0].shape;
-  return x.rank() == 3 || (x.rank() == 4 && x.IsFullyKnown() && x.dim(3) >= 100);
-}
+// The variant that keeps a constant-weight MatMul / Gemm (or an LSTM / GRU) on oneDNN's kernel rather than ge's
+// (exec/exec_engine.h), which is offered such nodes first.
+constexpr const char* kDnnlGemmVariant = exec::kBlockedEngineVariant;
 
 bool IoOk(const OpEntry& e, const OpView& v) {
   IoRules rules;
@@ -143,34 +100,8 @@ bool IoOk(const OpEntry& e, const OpView& v) {
 
 bool IsMatMul(const OpEntry& e) { return e.prepare == PrepareMatMul || e.prepare == PrepareGemm; }
 
-// Known dims that stay for every run (ge's packed SGEMM is prepared for one M; oneDNN's matmul serves varying ones).
+// Known dims that stay for every run (a tuned oneDNN matmul variant is offered only then, as ge's packed SGEMM).
 bool StaticDims(const OpView& v, const exec::PrepareRequest& r) { return v.static_shapes && !exec::HasVaryingDims(r); }
-
-// Whether a matmul without a variant goes to ge's packed SGEMM (when it supports the node): static dims, no AVX-512
-// for the target, and no bfloat16 kernels asked for where oneDNN has them.
-// Multiply-adds (M x K x N) up to which a constant-weight matrix product goes to ge's packed SGEMM even where oneDNN
-// has AVX-512 kernels: creating oneDNN's primitive JIT-generates code at load (milliseconds), against a few
-// microseconds per run that the AVX2 kernel loses at this size (an RNN tagger's or classifier's output layer).
-// Below six rows (one register tile) the AVX2 kernel's few accumulators wait on each other: only weights of up to
-// kSmallGemvWeights elements go there.
-constexpr int64_t kSmallGemmMacs = 512 * 1024;
-constexpr int64_t kSmallGemvWeights = 64 * 1024;
-
-bool SmallGemm(const OpView& v) {
-  const Tensor* w = v.const_in(1);
-  if (w == nullptr || v.num_out() < 1 || !v.has_out(0) || v.out_dims(0).empty() || v.packed_input >= 0) return false;
-  const int64_t n = v.out_dims(0).back();
-  int64_t out = 1;
-  for (int64_t d : v.out_dims(0)) out *= d;
-  if (n <= 0) return false;
-  const int64_t m = out / n;
-  return m * w->numel() <= kSmallGemmMacs && (m >= 6 || w->numel() <= kSmallGemvWeights);  // M x (K x N)
-}
-
-bool PackedGemmIsDefault(const OpView& v, const exec::PrepareRequest& r) {
-  if (!StaticDims(v, r) || (r.allow_bf16 && CpuHasBf16())) return false;
-  return !TargetHasAvx512(v.max_isa) || SmallGemm(v);
-}
 
 bool Unsupported(dnnl_status_t s) { return s == dnnl_unimplemented || s == dnnl_invalid_arguments; }
 
@@ -185,44 +116,6 @@ StatusOr<std::unique_ptr<exec::PreparedKernel>> PrepareDnnlKernel(const exec::Pr
     const OpView v = OpView::FromRequest(request);
     if (!IoOk(*e, v)) return std::unique_ptr<exec::PreparedKernel>();
     const OmpThreadsScope threads(std::max(1, v.threads));
-    // ge's own Winograd F(4,3) kernel (exec/winograd_conv_kernel.h): by default where oneDNN has no Winograd of its
-    // own at the model's target (below AVX-512) and it pays; anywhere as the ge_winograd variant.
-    if (e->prepare == PrepareConv && v.variant == kGeWinogradVariant) {
-      if (KernelPtr k = exec::PrepareWinogradConvNhwc(request, exec::WinogradPolicy::kWhereSupported)) return k;
-    }
-    if (e->prepare == PrepareConv && v.variant.empty() && !DnnlWinogradAvailable(v.max_isa)) {
-      if (KernelPtr k = exec::PrepareWinogradConvNhwc(request)) return k;
-      if (Im2colPays(request)) {
-        if (KernelPtr k = exec::PrepareIm2colConvNhwc(request)) return k;
-      }
-    }
-    if (e->prepare == PrepareConv && v.variant == kGeIm2colVariant) {
-      if (KernelPtr k = exec::PrepareIm2colConvNhwc(request)) return k;
-    }
-    // A depthwise convolution over plain activations on ge's kernel (exec/depthwise_conv_plain_kernel.h) where it
-    // pays: oneDNN runs it only between reorders into NHWC and back, or as im2col + GEMM (1-D).
-    if (e->prepare == PrepareConv &&
-        (v.variant == kGeDepthwisePlainVariant || (v.variant.empty() && PlainDepthwisePays(request)))) {
-      if (KernelPtr k = exec::PrepareDepthwiseConvPlain(request)) return k;
-    }
-    // A Concat whose inputs and output are all in plain layouts goes to ge's exec.concat (row memcpys; oneDNN's
-    // `simple` concat moves plain NCHW slices element by element): the engine keeps blocked and NHWC ones, which
-    // format selection gives it inside convolution chains.
-    if (request.node->op_type() == "Concat" && v.variant.empty()) {
-      if (KernelPtr k = exec::PrepareConcat(request)) return k;
-    }
-    // ge's LSTM and GRU (exec/lstm_kernel.h, exec/gru_kernel.h) unless the oneDNN kernel is asked for: no
-    // primitive to create, no GEMM kernels to generate on first use, and weights the compiler packs for them.
-    if (e->prepare == PrepareRnn && v.variant != kDnnlGemmVariant) {
-      const bool lstm = request.node->op_type() == "LSTM";
-      if (KernelPtr k = lstm ? exec::PrepareLstm(request) : exec::PrepareGru(request)) return k;
-      if (v.packed_input >= 0) {
-        return DataLoss(label + ": its weights were packed for another build's RNN kernel (" + v.packed_layout + ")");
-      }
-    }
-    if (IsMatMul(*e) && (v.variant == kGePackedGemmVariant || (v.variant.empty() && PackedGemmIsDefault(v, request)))) {
-      if (KernelPtr k = exec::PrepareMatMulPacked(request)) return k;
-    }
     return e->prepare(v);
   } catch (const dnnl::error& err) {
     if (Unsupported(err.status)) return std::unique_ptr<exec::PreparedKernel>();
@@ -241,7 +134,7 @@ StatusOr<KernelChoice> ChooseKernel(const exec::PrepareRequest& request) {
   GE_ASSIGN_OR_RETURN(std::unique_ptr<exec::PreparedKernel> k, PrepareDnnlKernel(request));
   KernelChoice choice;
   auto* dk = dynamic_cast<DnnlKernel*>(k.get());
-  if (dk == nullptr) {  // declined (the loader falls back to ge's own kernels), or ge's own variant chosen
+  if (dk == nullptr) {  // declined (the next engine or ge's fast kernels take the node), or one of ge's kernels
     choice.prepared = k != nullptr;
     if (k == nullptr) return choice;
     choice.impl = k->impl_name();
@@ -280,31 +173,12 @@ std::vector<std::string> KernelVariants(const exec::PrepareRequest& request) {
   try {
     const OpView v = OpView::FromRequest(request);
     if (!IoOk(*e, v)) return {};
-    if (IsMatMul(*e)) {  // the default first
-      if (!StaticDims(v, request) || !e->supported(v) || exec::PrepareMatMulPacked(request) == nullptr) return {};
-      if (PackedGemmIsDefault(v, request)) return {kGePackedGemmVariant, kDnnlGemmVariant};
-      return {kDnnlGemmVariant, kGePackedGemmVariant};
+    if (IsMatMul(*e)) {
+      if (!StaticDims(v, request) || !e->supported(v)) return {};
+      return {kDnnlGemmVariant};
     }
     const OmpThreadsScope threads(std::max(1, v.threads));
-    std::vector<std::string> names = ConvVariants(v);
-    // The default first: ge's Winograd where PrepareDnnlKernel takes it without a variant.
-    if (!DnnlWinogradAvailable(v.max_isa) && exec::PrepareWinogradConvNhwc(request) != nullptr) {
-      names.insert(names.begin(), kGeWinogradVariant);
-    } else if (exec::PrepareWinogradConvNhwc(request, exec::WinogradPolicy::kWhereSupported) != nullptr) {
-      names.push_back(kGeWinogradVariant);
-    }
-    if (exec::PrepareDepthwiseConvPlain(request) != nullptr) {
-      names.insert(PlainDepthwisePays(request) ? names.begin() : names.end(), kGeDepthwisePlainVariant);
-    }
-    if (exec::PrepareIm2colConvNhwc(request) != nullptr) {
-      const bool im2col_default = names.empty() || names.front() != kGeWinogradVariant;
-      if (im2col_default && !DnnlWinogradAvailable(v.max_isa) && Im2colPays(request)) {
-        names.insert(names.begin(), kGeIm2colVariant);
-      } else {
-        names.push_back(kGeIm2colVariant);
-      }
-    }
-    return names;
+    return ConvVariants(v);
   } catch (const std::exception&) {
     return {};
   }

@@ -39,8 +39,9 @@ using kernels::PackedWeights;
 StatusOr<KernelChoice> ChooseKernel(const exec::PrepareRequest& request);
 
 // Tuning (`ge compile --tune`, kernels/exec/kernel_variant.h): the variant names the engine can prepare the node
-// as, each with an optimized implementation, the engine's default choice first; empty when it has no choice to
-// offer (only the thread count is then tunable). Never throws.
+// as, each with an optimized implementation, the engine's default choice first (a constant-weight matrix product:
+// "dnnl", which keeps it off ge's packed SGEMM); empty when it has no choice to offer. ge's own kernels' variants
+// come from the exec engine (exec/engine_choice.h merges the lists). Never throws.
 std::vector<std::string> KernelVariants(const exec::PrepareRequest& request);
 
 // The highest x86-64 level oneDNN runs kernels at in this process: the CPU's, capped by ONEDNN_MAX_CPU_ISA

@@ -27,7 +27,9 @@ std::unique_ptr<OneNode> MakeNode(const std::string& op, const std::string& doma
   return n;
 }
 
-TensorDesc F32(std::vector<int64_t> dims) { return TensorDesc(DataType::kFloat, Shape(Dims(dims.begin(), dims.end()))); }
+TensorDesc F32(std::vector<int64_t> dims) {
+  return TensorDesc(DataType::kFloat, Shape(Dims(dims.begin(), dims.end())));
+}
 
 TEST(DnnlEngine, SupportsWithSymbolicDims) {
   // Dims unknown: attributes, dtypes and ranks decide.
@@ -169,17 +171,19 @@ TEST(DnnlEngine, ConstantWeightMatMulOffersBothVariantsDefaultFirst) {
   const Case v3 = ConstWeightMatMul(IsaLevel::kX86_64_V3, "", rng);  // outlives the request (its constants)
   auto p = PrepareCase(v3);
   ASSERT_TRUE(p.ok());
-  EXPECT_EQ(KernelVariants((*p)->request), (std::vector<std::string>{"ge_packed_gemm", "dnnl"}));
+  EXPECT_EQ(exec::VariantsOnEngines((*p)->request, TestEngines()),
+            (std::vector<std::string>{"ge_packed_gemm", "dnnl"}));
   if (DnnlMaxIsaLevel() >= IsaLevel::kX86_64_V4) {
     const Case v4 = ConstWeightMatMul(IsaLevel::kX86_64_V4, "", rng);
     auto q = PrepareCase(v4);
     ASSERT_TRUE(q.ok());
-    EXPECT_EQ(KernelVariants((*q)->request), (std::vector<std::string>{"dnnl", "ge_packed_gemm"}));
+    EXPECT_EQ(exec::VariantsOnEngines((*q)->request, TestEngines()),
+              (std::vector<std::string>{"dnnl", "ge_packed_gemm"}));
   }
   Case runtime_b("MatMul", {RandomTensor({64, 96}, rng), RandomTensor({96, 128}, rng)}, {false, false});
   auto r = PrepareCase(runtime_b);
   ASSERT_TRUE(r.ok());
-  EXPECT_TRUE(KernelVariants((*r)->request).empty());
+  EXPECT_TRUE(exec::VariantsOnEngines((*r)->request, TestEngines()).empty());
 }
 
 // The tuner takes a variant's first name as the engine's default: below AVX-512 that is ge's Winograd for a 3x3
@@ -196,7 +200,7 @@ TEST(DnnlEngine, ConvVariantsListTheDefaultFirst) {
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   ASSERT_NE((*p)->kernel, nullptr);
   EXPECT_STREQ((*p)->kernel->impl_name(), "exec.winograd_conv");
-  const std::vector<std::string> names = KernelVariants((*p)->request);
+  const std::vector<std::string> names = exec::VariantsOnEngines((*p)->request, TestEngines());
   ASSERT_GE(names.size(), 2u);
   EXPECT_EQ(names.front(), "ge_winograd");
   // A 1x1 convolution has no Winograd: oneDNN's default comes first.
@@ -206,7 +210,7 @@ TEST(DnnlEngine, ConvVariantsListTheDefaultFirst) {
   one.max_isa = IsaLevel::kX86_64_V3;
   auto q = PrepareCase(one);
   ASSERT_TRUE(q.ok()) << q.status().ToString();
-  const std::vector<std::string> one_names = KernelVariants((*q)->request);
+  const std::vector<std::string> one_names = exec::VariantsOnEngines((*q)->request, TestEngines());
   ASSERT_FALSE(one_names.empty());
   EXPECT_EQ(std::find(one_names.begin(), one_names.end(), "ge_winograd"), one_names.end());
   EXPECT_NE(one_names.front(), "ge_im2col");
@@ -220,7 +224,7 @@ TEST(DnnlEngine, ConvVariantsListTheDefaultFirst) {
   ASSERT_TRUE(t.ok()) << t.status().ToString();
   ASSERT_NE((*t)->kernel, nullptr);
   EXPECT_STREQ((*t)->kernel->impl_name(), "exec.im2col_conv");
-  const std::vector<std::string> s2_names = KernelVariants((*t)->request);
+  const std::vector<std::string> s2_names = exec::VariantsOnEngines((*t)->request, TestEngines());
   ASSERT_GE(s2_names.size(), 2u);
   EXPECT_EQ(s2_names.front(), "ge_im2col");
 }
@@ -236,7 +240,7 @@ TEST(DnnlEngine, PlainDepthwiseAndPointwiseMatmulAreTunableVariants) {
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   ASSERT_NE((*p)->kernel, nullptr);
   EXPECT_STREQ((*p)->kernel->impl_name(), "exec.depthwise_conv_plain");
-  const std::vector<std::string> dw_names = KernelVariants((*p)->request);
+  const std::vector<std::string> dw_names = exec::VariantsOnEngines((*p)->request, TestEngines());
   ASSERT_GE(dw_names.size(), 2u);
   EXPECT_EQ(dw_names.front(), "ge_depthwise_plain");
   Case dw_dnnl = dw;
@@ -251,7 +255,7 @@ TEST(DnnlEngine, PlainDepthwiseAndPointwiseMatmulAreTunableVariants) {
   ASSERT_TRUE(q.ok()) << q.status().ToString();
   ASSERT_NE((*q)->kernel, nullptr);
   EXPECT_EQ(std::string((*q)->kernel->impl_name()).rfind("dnnl.conv(brg:", 0), 0u);
-  const std::vector<std::string> pw_names = KernelVariants((*q)->request);
+  const std::vector<std::string> pw_names = exec::VariantsOnEngines((*q)->request, TestEngines());
   ASSERT_GE(pw_names.size(), 2u);
   EXPECT_EQ(pw_names.front(), "matmul");
   Case pw_conv = pw;
@@ -261,7 +265,7 @@ TEST(DnnlEngine, PlainDepthwiseAndPointwiseMatmulAreTunableVariants) {
   Case wide("Conv", {RandomTensor({1, 128, 30}, rng), RandomTensor({16, 128, 1}, rng)}, {false, true});
   auto w = PrepareCase(wide);
   ASSERT_TRUE(w.ok()) << w.status().ToString();
-  const std::vector<std::string> wide_names = KernelVariants((*w)->request);
+  const std::vector<std::string> wide_names = exec::VariantsOnEngines((*w)->request, TestEngines());
   ASSERT_GE(wide_names.size(), 2u);
   EXPECT_NE(wide_names.front(), "matmul");
   EXPECT_NE(std::find(wide_names.begin(), wide_names.end(), "matmul"), wide_names.end());

@@ -1,5 +1,6 @@
 // Test helpers for the dnnl engine (after kernels/exec/exec_test_util.h): build a one-node graph (any domain),
-// infer static output descs as the compiler does (constants known), prepare its kernel through PrepareDnnlKernel,
+// infer static output descs as the compiler does (constants known), prepare its kernel as the loader does for a node
+// on the dnnl engine (exec/engine_choice.h over ge's engine list: ge's own kernels first where they are the default),
 // bind the slots to owned buffers, run it as an rt task and compare with the reference kernels.
 #pragma once
 #include <gtest/gtest.h>
@@ -16,6 +17,8 @@
 #include "base/testing/expect_match.h"
 #include "ir/graph.h"
 #include "kernels/dnnl/dnnl_engine.h"
+#include "kernels/exec/engine_choice.h"
+#include "kernels/exec/exec_engine.h"
 #include "kernels/exec/kernel_util.h"
 #include "kernels/ref/kernel_registry.h"
 #include "kernels/ref/node_runner.h"
@@ -47,6 +50,17 @@ struct Case {
   std::vector<Format> input_formats;   // per input; missing entries plain (the case's tensors must be stored so)
   bool IsConst(size_t i) const { return i < is_const.size() && is_const[i]; }
 };
+
+// ge's engine list as kernels/builtin_engines.cc builds it: ge's own kernels, then oneDNN's.
+inline const kernels::EngineList& TestEngines() {
+  static const kernels::EngineList engines = [] {
+    exec::ExecEngineConfig config;
+    config.peer_max_isa = DnnlMaxIsaLevel();
+    config.peer_runs_bf16 = CpuHasBf16();
+    return kernels::EngineList{exec::CreateExecEngine(config), CreateDnnlEngine()};
+  }();
+  return engines;
+}
 
 struct Prepared {
   std::unique_ptr<ir::Graph> graph;
@@ -117,7 +131,7 @@ inline StatusOr<std::unique_ptr<Prepared>> PrepareCase(const Case& c) {
   r.intra_op_threads = c.threads;
   r.allow_bf16 = c.allow_bf16;
   r.max_isa = c.max_isa;
-  GE_ASSIGN_OR_RETURN(p->kernel, PrepareDnnlKernel(r));
+  GE_ASSIGN_OR_RETURN(p->kernel, exec::PrepareOnEngines(r, TestEngines()));
   if (p->kernel == nullptr) return p;
   GE_ASSIGN_OR_RETURN(p->binding, p->kernel->NewBinding());
   exec::KernelIo& io = p->binding->io;

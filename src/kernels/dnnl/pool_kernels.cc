@@ -9,8 +9,6 @@
 #include "kernels/dnnl/dnnl_kernel.h"
 #include "kernels/dnnl/impl_select.h"
 #include "kernels/dnnl/dnnl_ops.h"
-#include "kernels/exec/max_pool_kernel.h"
-#include "kernels/exec/max_pool_plain_kernel.h"
 #include "ops/nn/window_util.h"
 
 namespace ge::dnnl_kernels {
@@ -97,16 +95,6 @@ std::optional<PoolPlan> PlanPool(const OpView& v) {
   return p;
 }
 
-// A 1-D pool, or a 2x2 one over output rows of 64+ elements: ge's plain-layout kernel runs it along the rows with no
-// reorder (a 1-D k3 s2 pool over 64 x 1000: 0.043 -> 0.014 ms; 2x2 s2 over 32 x 224 x 224: 2.6x); with more rows of
-// taps per output (3x3 stride 2 over 64 x 112 x 112: 2x) or shorter rows (2x2 s2 over 64 x 56 x 56: 1.5x) oneDNN's
-// NHWC kernel, reorders included, is faster.
-bool PlainKernelPays(const PoolPlan& p) {
-  int64_t rows = 1;
-  for (size_t i = 0; i + 1 < p.kernel.size(); ++i) rows *= p.kernel[i];
-  return p.kernel.size() == 1 || (rows <= 2 && p.y.back() >= 64);
-}
-
 }  // namespace
 
 bool PoolSupported(const OpView& v) { return PlanPool(v).has_value(); }
@@ -114,21 +102,6 @@ bool PoolSupported(const OpView& v) { return PlanPool(v).has_value(); }
 KernelPtr PreparePool(const OpView& v) {
   const std::optional<PoolPlan> plan = PlanPool(v);
   if (!plan) return nullptr;
-  // 2-D MaxPool over NHWC runs on ge's kernel (exec/max_pool_kernel.h): oneDNN's is several times slower there; a
-  // plain one where it pays on ge's plain-layout kernel (exec/max_pool_plain_kernel.h).
-  if (v.node->op_type() == "MaxPool") {
-    exec::PrepareRequest r;
-    r.node = v.node;
-    r.opset = v.opset;
-    r.input_descs = v.in;
-    r.output_descs = v.out;
-    r.const_inputs = v.consts;
-    r.max_isa = v.max_isa;
-    if (KernelPtr k = exec::PrepareMaxPoolNhwc(r)) return k;
-    if (PlainKernelPays(*plan)) {
-      if (KernelPtr k = exec::PrepareMaxPoolPlain(r)) return k;
-    }
-  }
   const PoolPlan& p = *plan;
   auto k = std::make_unique<DnnlKernel>(*v.node, "dnnl.pool", v.threads);
   const dnnl::memory::desc src_slot = ActivationDesc(v.in[0]), dst_slot = ActivationDesc(v.out[0]);

@@ -8,5 +8,8 @@ namespace ge::exec {
 
 inline constexpr const char kKernelVariantAttr[] = "kernel_variant";  // string: the engine's variant name
 inline constexpr const char kKernelThreadsAttr[] = "kernel_threads";  // int: intra-op threads, at most the model's
+// string: the implementation kernel selection chose at compile (shown by `ge inspect`); the node's engine is then
+// the one that prepared it (exec/engine_choice.h).
+inline constexpr const char kKernelImplAttr[] = "kernel_impl";
 
 }  // namespace ge::exec

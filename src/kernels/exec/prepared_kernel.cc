@@ -5,6 +5,7 @@
 #include "ops/variable/variable_ref.h"
 
 #include "kernels/engine.h"
+#include "kernels/exec/engine_choice.h"
 #include "kernels/exec/add_gelu_kernel.h"
 #include "kernels/exec/binary_kernel.h"
 #include "kernels/exec/channel_shuffle_kernel.h"
@@ -160,8 +161,8 @@ StatusOr<std::unique_ptr<PreparedKernel>> PrepareKernel(const PrepareRequest& re
                                                         const kernels::EngineList& engines) {
   GE_RETURN_IF_ERROR(ValidateRequest(request));
   const ir::Node& node = *request.node;
-  if (const kernels::Engine* engine = kernels::FindEngine(engines, node.engine())) {
-    GE_ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> k, engine->Prepare(request));
+  {
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<PreparedKernel> k, PrepareOnEngines(request, engines));
     if (k != nullptr) return k;
   }
   const OpId id = ops::OpIdOf(node);
