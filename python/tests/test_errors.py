@@ -85,7 +85,7 @@ def test_corrupt_and_missing_files(tmp_path, mlp_om, mlp_onnx):
 def test_bad_options(add_onnx):
     opts = ge.SessionOptions()
     opts.add_session_config_entry("ge.exec.disableReuseMemry", "1")
-    with pytest.raises(ge.InvalidArgument, match="ge.exec.disableReuseMemry"):
+    with pytest.raises(ge.InvalidArgument, match="'ge.exec.disableReuseMemry'.*did you mean 'ge.exec.disableReuseMemory'"):
         ge.InferenceSession(add_onnx, sess_options=opts)
     with pytest.raises(ge.InvalidArgument, match="ge.exec.precision_mode"):
         ge.compile(add_onnx, options={"ge.exec.precision_mode": "fp8"})
