@@ -41,3 +41,15 @@ def test_input_shapes_fix_a_symbolic_dim(dynamic_onnx, rng):
     assert not ranged.static_model
     with pytest.raises(ge.FailedPrecondition, match="runtime v1"):
         ge.compile(dynamic_onnx, runtime="v1")
+
+
+def test_geir_text_compiles_and_runs(tmp_path):
+    text = 'opset "" 17\ngraph g(%x: float32[n,2]) {\n  r: %y = Relu(%x)\n  return %y\n}\n'
+    assert ge.detect_model_format(text.encode()) == "geir"
+    path = tmp_path / "relu.geir"
+    path.write_text(text)
+    x = np.array([[-1, 2], [3, -4]], np.float32)
+    for source in (text.encode(), str(path)):
+        sess = ge.InferenceSession(source)
+        assert sess.get_inputs()[0].shape == ["n", 2]
+        assert np.array_equal(sess.run(None, {"x": x})[0], np.maximum(x, 0))
