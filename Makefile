@@ -49,6 +49,7 @@ BENCH_NEIGHBOUR ?=
 bench: deps build
 	@$(if $(BENCH_CPU),BUILD=$(BUILD) scripts/as_cpu.sh $(BENCH_CPU)) /usr/bin/python3 bench/run_bench.py --ge $(BUILD)/bin/ge --out $(BUILD)/bench --models="$(BENCH_MODELS)" \
 		--threads=$(BENCH_THREADS) --iters=$(BENCH_ITERS) --options="$(BENCH_OPTIONS)" $(if $(BENCH_NEIGHBOUR),--neighbour)
+	@cmake --build $(BUILD) --target ge_python_overhead_benchmark >/dev/null && /usr/bin/python3 python/overhead/run_overhead.py $(BUILD)
 
 # make bench-ops: one-node models of the ops real models use over real shapes, ge vs ONNX Runtime, worst first
 # (bench/README.md); needs `make bench-ort`. BENCH_OPS_FILTER=Resize runs the cases whose family or name matches.

@@ -31,3 +31,7 @@ check "$out/onnx/output.npy"
 echo
 echo "== samples/training_mlp: an MLP trained with the C++ session API, checked against numpy =="
 /usr/bin/python3 tests/training/check_sample.py --sample="$build/bin/train_mlp"
+echo
+echo "== samples/python/infer.py: the same model from Python (import ge, ONNX Runtime's API, compiled in memory) =="
+PYTHONPATH="$build/python" /usr/bin/python3 samples/python/infer.py samples/tiny_cnn.onnx samples/tiny_cnn.in.npy "$out/python.npy"
+check "$out/python.npy"

@@ -6,7 +6,7 @@ seconds=${1:-60}
 cd "$(dirname "$0")/.."
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGE_BUILD_FUZZERS=ON \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
-cmake --build build-fuzz --target onnx_import_fuzz om_reader_fuzz weight_file_fuzz value_bins_fuzz sink_model_fuzz lowered_model_fuzz var_info_fuzz checkpoint_fuzz option_table_fuzz -j "$(nproc)"
+cmake --build build-fuzz --target onnx_import_fuzz om_reader_fuzz weight_file_fuzz value_bins_fuzz sink_model_fuzz lowered_model_fuzz var_info_fuzz checkpoint_fuzz option_table_fuzz model_format_fuzz -j "$(nproc)"
 
 # fuzz NAME: runs build-fuzz/bin/NAME_fuzz on build-fuzz/corpus/NAME for $seconds.
 fuzz() {
@@ -41,6 +41,9 @@ fuzz weight_file
 mkdir -p build-fuzz/corpus/value_bins
 GE_VB_FUZZ_WRITE_SEEDS=build-fuzz/corpus/value_bins build-fuzz/bin/value_bins_fuzz
 fuzz value_bins
+mkdir -p build-fuzz/corpus/model_format
+GE_MF_FUZZ_WRITE_SEEDS=build-fuzz/corpus/model_format build-fuzz/bin/model_format_fuzz
+fuzz model_format
 GE_SINK_FUZZ_WRITE_SEEDS=build-fuzz/corpus/sink_model build-fuzz/bin/sink_model_fuzz
 fuzz sink_model
 mkdir -p build-fuzz/corpus/lowered_model

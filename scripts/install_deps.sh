@@ -6,6 +6,7 @@
 # Recommends are not installed here. tests/deps/check_deps_complete.py (ctest deps_complete) proves this list is
 # complete: every file the build reads and every Python module the tests import comes from a package of the
 # `packages` array below (which it parses) or from their Depends/Pre-Depends.
+# python3-dev, python3-pybind11: `import ge` (python/) is built for /usr/bin/python3; python3-pytest runs its tests.
 # git: the mutation harness (tools/mutate, `make mutate`) and its test read the tree with git ls-files.
 # --bench adds Node.js for ONNX Runtime side-by-side benchmarks.
 set -euo pipefail
@@ -16,6 +17,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev
   python3 python3-numpy python3-onnx
+  python3-dev python3-pybind11 python3-pytest
   python3-torch python3-torchvision
   ccache git
   graphviz  # dot: `ge inspect --graph=FILE.svg` and its tests render graph pictures with it

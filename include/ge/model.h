@@ -43,6 +43,8 @@ struct ModelTensorDesc {
   std::string name;
   DataType dtype = DataType::kUndefined;
   std::vector<int64_t> dims;
+  // Per dim: the symbol the model names an unknown dim with ("batch", "seq"), "" for a known or unnamed dim.
+  std::vector<std::string> dim_names;
   size_t bytes = 0;  // the exact buffer size the buffer form of Execute expects (0: dynamic)
 };
 

@@ -55,6 +55,10 @@ std::vector<ModelTensorDesc> ToPublic(const std::vector<runtime::IoDesc>& descs)
     t.name = d.name;
     t.dtype = d.desc.dtype;
     t.dims = d.desc.shape.dims();
+    t.dim_names.resize(t.dims.size());
+    for (size_t i = 0; i < t.dims.size(); ++i) {
+      if (t.dims[i] < 0) t.dim_names[i] = d.desc.shape.symbol(static_cast<int>(i));
+    }
     t.bytes = d.size_bytes;
     out.push_back(std::move(t));
   }

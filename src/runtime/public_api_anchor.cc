@@ -1,6 +1,7 @@
 // libge.so's own translation unit (a shared library needs one). The public API's implementation lives in static
-// archives (ge_runtime, ge_session, ge_single_op, ge_base); a linker takes an archive member only when something
-// references it, so this table references one entry point of each public API's object file.
+// archives (ge_runtime, ge_session, ge_single_op, ge_api, ge_base); a linker takes an archive member only when
+// something references it, so this table references one entry point of each public API's object file.
+#include "ge/compile.h"
 #include "ge/graph.h"
 #include "ge/model.h"
 #include "ge/session.h"
@@ -9,6 +10,7 @@
 namespace ge {
 namespace {
 
+using CompileFn = StatusOr<CompiledModel> (*)(const CompileSource&, const CompileOptions&);
 using LoadFromFileFn = StatusOr<std::unique_ptr<OfflineModel>> (*)(const std::string&, const OfflineModelOptions&);
 using InitializeFn = Status (*)(const Options&);
 using GraphFromOnnxFn = StatusOr<Graph> (*)(const std::string&);
@@ -23,6 +25,7 @@ using DynamicSingleOpCreateFn = StatusOr<std::unique_ptr<DynamicSingleOp>> (*)(c
 // Exported, so no linker drops it (and with it the object files it references).
 [[gnu::visibility("default")]] extern const void* const kPublicApiAnchors[];
 const void* const kPublicApiAnchors[] = {
+    reinterpret_cast<const void*>(static_cast<CompileFn>(&Compile)),
     reinterpret_cast<const void*>(static_cast<LoadFromFileFn>(&OfflineModel::LoadFromFile)),
     reinterpret_cast<const void*>(static_cast<InitializeFn>(&GEInitialize)),
     reinterpret_cast<const void*>(static_cast<GraphFromOnnxFn>(&Graph::FromOnnxFile)),

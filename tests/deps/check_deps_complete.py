@@ -178,12 +178,14 @@ def test_python_imports(src):
     """Top-level modules that the project's Python scripts import and that are not in the standard library or the
     project itself."""
     names, local = set(), set()
-    for d in ("tests", "bench", "samples", "scripts"):
+    for d in ("tests", "bench", "samples", "scripts", "python"):
         for root, _, files in os.walk(os.path.join(src, d)):
             for f in files:
                 if not f.endswith(".py"):
                     continue
                 local.add(f[:-3])
+                if f == "__init__.py":
+                    local.add(os.path.basename(root))  # a package of the project (python/ge: `import ge`)
                 try:
                     tree = ast.parse(open(os.path.join(root, f)).read())
                 except SyntaxError:

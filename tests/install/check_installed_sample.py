@@ -2,7 +2,9 @@
 """The installable API works outside the tree: `cmake --install` the build into a fresh prefix, configure and build
 samples/offline_model against it with find_package(ge) (only the installed headers and libge.so on the paths),
 compile samples/tiny_cnn.onnx with the installed `ge`, and check that the sample's output matches PyTorch's
-reference (relative L2 <= 1e-4) and is bit-identical to `ge run` on the same input.
+reference (relative L2 <= 1e-4) and is bit-identical to `ge run` on the same input; then run samples/python/infer.py
+with `import ge` from the installed package only (PYTHONPATH = its site-packages under the prefix), bit-identical
+too.
 usage: check_installed_sample.py SOURCE_DIR BUILD_DIR WORK_DIR"""
 import os
 import shutil
@@ -18,7 +20,7 @@ def run(cmd, **kw):
 
 
 def main():
-    src, build, work = sys.argv[1:4]
+    src, build, work = (os.path.abspath(p) for p in sys.argv[1:4])
     shutil.rmtree(work, ignore_errors=True)
     prefix, sample_build = os.path.join(work, "prefix"), os.path.join(work, "sample-build")
     run(["cmake", "--install", build, "--prefix", prefix])
@@ -46,7 +48,17 @@ def main():
     want = np.load(os.path.join(ge_out, sorted(os.listdir(ge_out))[0]))
     if got.shape != want.shape or got.tobytes() != want.tobytes():
         sys.exit(f"FAIL: the sample's output differs from `ge run`'s ({got.shape} vs {want.shape})")
-    print("PASS: installed package, out-of-tree sample bit-identical to ge run and within 1e-4 of PyTorch")
+    site = [root for root, _, files in os.walk(prefix) if os.path.basename(root) == "ge" and "__init__.py" in files]
+    if not site:
+        sys.exit("FAIL: the ge Python package was not installed")
+    py_out = os.path.join(work, "python_out.npy")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = os.path.dirname(site[0])
+    print(run(["/usr/bin/python3", os.path.join(src, "samples/python/infer.py"), om, x, py_out], env=env, cwd=work).strip())
+    if np.load(py_out).tobytes() != want.tobytes():
+        sys.exit("FAIL: the installed Python module's output differs from `ge run`'s")
+    print("PASS: installed package, out-of-tree C++ and Python samples bit-identical to ge run and within 1e-4 of "
+          "PyTorch")
 
 
 if __name__ == "__main__":

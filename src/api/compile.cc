@@ -1,0 +1,203 @@
+// The public compile API (include/ge/compile.h) over the importer (ONNX, IR text) and compiler::CompileToOm, with
+// runtime v2's lowering so that a dynamic model's .om carries its execute plan.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "base/option_table.h"
+#include "base/status.h"
+#include "compiler/input_shape_spec.h"
+#include "compiler/model_compiler.h"
+#include "ge/compile.h"
+#include "ir/text_parser.h"
+#include "parser/onnx/onnx_parser.h"
+#include "rt/cpu/cpu_quota.h"
+#include "runtime/v2/lowering/execute_plan.h"
+#include "runtime/v2/lowering/static_island.h"
+
+namespace ge {
+namespace {
+
+constexpr int kMaxThreads = 1024;
+
+bool HasGeirExtension(const std::string& path) {
+  const std::string ext = ".geir";
+  return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+}
+
+StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound("cannot open model file '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The first bytes of a file, enough for DetectModelFormat.
+std::string FileHead(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(256, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  return head;
+}
+
+// `what` names the model and its verb: "'m.om' is", "the model bytes are".
+Status NotACompilableModel(ModelFormat format, const std::string& what) {
+  if (format == ModelFormat::kOm) {
+    return InvalidArgument(what + " an offline model (.om), already compiled: load it with OfflineModel");
+  }
+  return InvalidArgument(what + " neither an ONNX model nor ge IR text (.geir)");
+}
+
+StatusOr<std::unique_ptr<ir::Model>> ParseIrText(const std::string& text, const std::string& what) {
+  auto model = ir::ParseModelText(text);
+  if (!model.ok()) return model.status().WithContext(what);
+  return model;
+}
+
+StatusOr<std::unique_ptr<ir::Model>> LoadFromFile(const CompileSource& source) {
+  ModelFormat format = source.format;
+  if (format == ModelFormat::kAuto) {
+    const std::string head = FileHead(source.path);
+    format = DetectModelFormat(head.data(), head.size());
+    if (HasGeirExtension(source.path) && format != ModelFormat::kOm) format = ModelFormat::kGeir;
+    if (head.empty()) format = ModelFormat::kOnnx;  // missing or empty: the parser names the problem
+  }
+  const std::string what = "'" + source.path + "' is";
+  if (format == ModelFormat::kGeir) {
+    GE_ASSIGN_OR_RETURN(std::string text, ReadFile(source.path));
+    return ParseIrText(text, source.path);
+  }
+  if (format != ModelFormat::kOnnx) return NotACompilableModel(format, what);
+  onnx_parser::ParseOptions parse;
+  parse.base_dir = source.base_dir;
+  return onnx_parser::ParseModelFile(source.path, parse);
+}
+
+StatusOr<std::unique_ptr<ir::Model>> LoadFromBytes(const CompileSource& source) {
+  if (source.data == nullptr || source.size == 0) return InvalidArgument("the model bytes are empty");
+  ModelFormat format = source.format;
+  if (format == ModelFormat::kAuto) format = DetectModelFormat(source.data, source.size);
+  if (format == ModelFormat::kGeir) {
+    return ParseIrText(std::string(static_cast<const char*>(source.data), source.size), "model bytes");
+  }
+  if (format != ModelFormat::kOnnx) return NotACompilableModel(format, "the model bytes are");
+  onnx_parser::ParseOptions parse;
+  parse.base_dir = source.base_dir.empty() ? "." : source.base_dir;
+  return onnx_parser::ParseModelBytes(source.data, source.size, parse);
+}
+
+StatusOr<std::unique_ptr<ir::Model>> LoadModel(const CompileSource& source) {
+  if (!source.path.empty() && source.data != nullptr) {
+    return InvalidArgument("a compile source is a path or bytes, not both");
+  }
+  return source.path.empty() ? LoadFromBytes(source) : LoadFromFile(source);
+}
+
+StatusOr<compiler::CompileOptions> ToCompilerOptions(const CompileOptions& options) {
+  // The keys the compiler reads, checked as `ge compile --option` checks them (base/option_table.def).
+  GE_RETURN_IF_ERROR(CheckOptionsAgainstTable(options.options, kReaderCompiler, "compile"));
+  if (options.threads < 0 || options.threads > kMaxThreads) {
+    return InvalidArgument("compile threads must be 0 (every usable CPU) to " + std::to_string(kMaxThreads) + ", got " +
+                           std::to_string(options.threads));
+  }
+  if (options.runtime != "auto" && options.runtime != "v1" && options.runtime != "v2") {
+    return InvalidArgument("compile runtime must be auto, v1 or v2, got '" + options.runtime + "'");
+  }
+  compiler::CompileOptions out;
+  out.lower_for_runtime_v2 = runtime::v2::PlanExecuteGraphsForOm;
+  out.form_static_islands = runtime::v2::FormStaticIslandsForOm;
+  out.threads = options.threads == 0 ? rt::UsableCpuCount() : options.threads;
+  out.target = options.target;
+  out.tune = options.tune;
+  out.force_dynamic = options.runtime == "v2";
+  out.embed_external_data = options.embed_external_data;
+  out.model_name = options.model_name;
+  out.ge_options = options.options;
+  if (!options.input_shape_spec.empty()) {
+    GE_ASSIGN_OR_RETURN(compiler::InputShapeSpec spec, compiler::ParseInputShapeSpec(options.input_shape_spec));
+    out.input_shapes = std::move(spec.shapes);
+    out.input_ranges = std::move(spec.ranges);
+  }
+  for (const auto& [name, dims] : options.input_shapes) {
+    if (out.input_shapes.count(name) != 0) {
+      return InvalidArgument("input '" + name + "' has a shape both in input_shapes and in input_shape_spec");
+    }
+    for (int64_t d : dims) {
+      if (d < kUnknownDim) {
+        return InvalidArgument("input '" + name + "': dim " + std::to_string(d) + " is neither a size nor -1");
+      }
+    }
+    out.input_shapes[name] = dims;
+  }
+  return out;
+}
+
+CompileReport ToPublic(const compiler::CompileReport& r) {
+  CompileReport out;
+  out.static_model = r.static_model;
+  out.dynamic_reason = r.dynamic_reason;
+  out.runtime = r.static_model ? "sink" : "v2";
+  out.target = r.target;
+  out.notes = r.notes;
+  out.nodes_before = r.nodes_before;
+  out.nodes_after = r.nodes_after;
+  out.feature_map_bytes = r.feature_map_bytes;
+  out.feature_map_lower_bound_bytes = r.feature_map_lower_bound_bytes;
+  out.weights_bytes = r.weights_bytes;
+  out.memory_strategy = r.memory_strategy;
+  out.streams = r.num_streams;
+  out.events = r.num_events;
+  out.tasks = r.num_tasks;
+  out.elided_concats = r.elided_concats;
+  out.impls = r.impls;
+  out.external_weight_tensors = r.external_weight_tensors;
+  out.external_weights_bytes = r.external_weights_bytes;
+  out.external_weight_files = r.external_weight_files;
+  out.external_data_tensors = r.external_data_tensors;
+  out.external_data_bytes = r.external_data_bytes;
+  out.static_islands = r.static_islands;
+  out.static_island_nodes = r.static_island_nodes;
+  return out;
+}
+
+Status CheckRuntime(const CompileOptions& options, const compiler::CompileReport& report) {
+  if (options.runtime == "v1" && !report.static_model) {
+    return FailedPrecondition("runtime v1: the model runs only on runtime v2 (" + report.dynamic_reason +
+                              "); fix its shapes with input_shapes");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+StatusOr<CompiledModel> Compile(const CompileSource& source, const CompileOptions& options) {
+  GE_ASSIGN_OR_RETURN(compiler::CompileOptions compile_options, ToCompilerOptions(options));
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, LoadModel(source));
+  compiler::CompileReport report;
+  GE_ASSIGN_OR_RETURN(std::vector<uint8_t> om, compiler::CompileToOm(*model, compile_options, &report));
+  GE_RETURN_IF_ERROR(CheckRuntime(options, report));
+  CompiledModel out;
+  out.om = std::move(om);
+  out.report = ToPublic(report);
+  return out;
+}
+
+StatusOr<CompileReport> CompileToFile(const CompileSource& source, const std::string& om_path,
+                                      const CompileOptions& options) {
+  if (om_path.empty()) return InvalidArgument("compile: no output path");
+  GE_ASSIGN_OR_RETURN(compiler::CompileOptions compile_options, ToCompilerOptions(options));
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, LoadModel(source));
+  compiler::CompileReport report;
+  GE_RETURN_IF_ERROR(compiler::CompileToOmFile(*model, compile_options, om_path, &report));
+  Status runtime_ok = CheckRuntime(options, report);
+  if (!runtime_ok.ok()) {
+    std::remove(om_path.c_str());
+    return runtime_ok;
+  }
+  return ToPublic(report);
+}
+
+}  // namespace ge
