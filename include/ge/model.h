@@ -94,6 +94,24 @@ struct OfflineModelOptions {
   // GE's ge.exec.value_bins: the file each FileConstant `file_id` names (file_id → path; a relative path is
   // relative to the current directory). om/value_bins.h parses the option's JSON form.
   std::map<std::string, std::string> value_bins;
+  // IR (runtime v2) models only: run on the reference interpreter instead of runtime v2 (`ge run --interpreter`;
+  // slow, for checking results). A model with unknown dims or compiled static islands is refused.
+  bool interpreter = false;
+  // Seeds random ops (RandomNormal, Dropout, ...) that have no seed attribute of their own.
+  uint64_t seed = 0;
+  // Runtime v2's GE option keys (ge.exec.v2Executor, ge.exec.v2KernelCacheCapacity, ge.exec.staticMemoryPolicy,
+  // ge.exec.v2StaticIslandMinNodes; `ge options` lists them); a bad value is refused, other keys are ignored.
+  std::map<std::string, std::string> runtime_options;
+};
+
+// Run-time memory of a runtime v2 model (OfflineModel::memory_stats), in bytes unless named otherwise: the caching
+// allocator's figures (blocks up to 4 KiB), the arena's (larger blocks: segment bytes mapped and touched, in use,
+// peaks), the bytes the single-thread front holds, and the prepared kernels the per-node caches hold.
+struct ModelMemoryStats {
+  size_t allocator_cap = 0, allocator_cached = 0, allocator_in_use = 0, allocator_peak_total = 0, front_held = 0;
+  size_t arena = 0, arena_touched = 0, arena_in_use = 0, arena_peak_in_use = 0, arena_peak = 0;
+  size_t arena_segments = 0;
+  size_t cached_kernels = 0;
 };
 
 // Accumulated kernel time of one node since load (OfflineModelOptions::profile).
@@ -133,7 +151,8 @@ class GE_API OfflineModel {
   // Device memory the model allocated at load for its feature map (0 with caller-provided memory); each further
   // concurrent execution context allocates as much again.
   size_t feature_map_bytes() const;
-  // How the model runs here: the runtime ("sink" for a compiled static model, "interpreter" for an IR model), the
+  // How the model runs here: the runtime the loader picked ("sink" for a compiled static model, "v2" for an IR or
+  // lowered model, "interpreter" for one loaded with OfflineModelOptions::interpreter), the
   // x86-64 level it was compiled for ("" when none), and its kernel implementations counted by name (e.g.
   // "dnnl.conv(jit:avx512_core)": 16; empty for the interpreter).
   const std::string& runtime() const;
@@ -146,6 +165,9 @@ class GE_API OfflineModel {
   // it in ui.perfetto.dev or chrome://tracing). Call it between executions, before Unload. kFailedPrecondition
   // when the model was loaded without trace or is unloaded.
   Status WriteTrace(const std::string& path) const;
+  // Runtime v2's memory figures (`ge run --json`): false, and *stats untouched, for the other runtimes or once
+  // unloaded. Call it between executions.
+  bool memory_stats(ModelMemoryStats* stats) const;
 
   // Whether an input or output has a dim of -1: then only the tensor form of Execute runs the model.
   bool dynamic() const;

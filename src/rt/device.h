@@ -72,6 +72,8 @@ class Device {
   // --- execution ---
   // Threads one kernel may use (what kernels are prepared for: PrepareRequest::intra_op_threads).
   virtual int intra_op_threads() const = 0;
+  // The pool host kernels run their parallel regions on (owned by the device); null: they run serially.
+  virtual IntraOpPool* intra_op_pool() { return nullptr; }
   virtual StatusOr<std::unique_ptr<Stream>> CreateStream() = 0;
   virtual StatusOr<std::unique_ptr<Event>> CreateEvent() = 0;
   virtual StatusOr<std::unique_ptr<Model>> CreateModel(std::string name, int num_streams = 1) = 0;

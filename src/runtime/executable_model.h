@@ -10,6 +10,7 @@
 #include "base/status.h"
 #include "base/tensor.h"
 #include "base/tensor_desc.h"
+#include "ge/model.h"
 #include "rt/stream.h"
 
 namespace ge::runtime {
@@ -62,6 +63,8 @@ class ExecutableModel {
   virtual std::string target() const { return ""; }
   virtual std::map<std::string, int> impls() const { return {}; }
   virtual std::vector<NodeProfile> profile() const { return {}; }
+  // Run-time memory figures (runtime v2); false when the runtime keeps none.
+  virtual bool memory_stats(ModelMemoryStats* /*stats*/) const { return false; }
 };
 
 // Checks buffers against descs: counts, non-null data (unless size 0), size == size_bytes.

@@ -1,7 +1,8 @@
 // The runtime's loader (DESIGN.md §2 "the loader chosen by model type"): opens an .om and picks the runtime for
 // its model type — runtime v1's SinkModel for compiled static models (kStandard), runtime v2's ModelV2 for IR
-// models (dynamic dims, control flow, sequences; the interpreter stays only as the test oracle). The public
-// LoadFromFile / LoadFromMemory go through it.
+// models (dynamic dims, control flow, sequences), the reference interpreter for an IR model only when asked
+// (ModelLoadOptions::interpreter; it stays as the test oracle). It is the one place that decides: the public
+// LoadFromFile / LoadFromMemory go through it, and so does `ge run`.
 #include <future>
 #include <optional>
 #include <utility>
@@ -9,6 +10,7 @@
 #include "ge/model.h"
 #include "kernels/builtin_engines.h"
 #include "om/om_reader.h"
+#include "runtime/interpreter_model.h"
 #include "runtime/v2/model_v2.h"
 #include "runtime/model_manager.h"
 #include "runtime/offline_model_internal.h"
@@ -45,10 +47,26 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
     }
     case om::OmModelType::kIr:
     case om::OmModelType::kLowered: {
+      if (options.interpreter) {
+        if (om->header().model_type != om::OmModelType::kIr || om->has(om::PartitionType::kStaticIslands)) {
+          return FailedPrecondition(source.Describe() +
+                                    ": it is lowered or its static islands are compiled (runtime v2 only); for the "
+                                    "interpreter, compile with --option=ge.exec.v2StaticIslandMinNodes=0");
+        }
+        GE_ASSIGN_OR_RETURN(std::unique_ptr<InterpreterModel> model,
+                            InterpreterModel::Load(std::move(om), options.seed));
+        loaded.model = std::move(model);
+        return loaded;
+      }
       v2::ModelV2Options v2_options;
+      GE_RETURN_IF_ERROR(v2_options.ApplyGeOptions(options.runtime_options));
       v2_options.engines = engines;
       v2_options.intra_op_threads = device.intra_op_threads();
       v2_options.device = &device;
+      // ge's own kernels share the device's intra-op threads.
+      if (device.intra_op_threads() > 1) v2_options.pool = device.intra_op_pool();
+      v2_options.seed = options.seed;
+      v2_options.profile = options.profile;
       v2_options.trace = options.trace;
       GE_ASSIGN_OR_RETURN(std::unique_ptr<v2::ModelV2> model, v2::ModelV2::Load(std::move(om), v2_options));
       // Unknown dims are fine (the tensor form of Execute runs them); IO the API cannot express is not.

@@ -63,6 +63,11 @@ struct ModelLoadOptions {
   bool holds_collective_tasks = false;
   // GE's ge.exec.value_bins: the file of each FileConstant file_id (SinkModelOptions::value_bins).
   std::map<std::string, std::string> value_bins;
+  // IR models: the reference interpreter instead of runtime v2 (OfflineModelOptions::interpreter).
+  bool interpreter = false;
+  uint64_t seed = 0;  // random ops without a seed attribute (IR models)
+  // Runtime v2's GE option keys (ModelV2Options::ApplyGeOptions).
+  std::map<std::string, std::string> runtime_options;
 };
 
 // What a loader produces.

@@ -104,6 +104,12 @@ std::vector<KernelProfile> OfflineModel::Profile() const {
   return out;
 }
 
+bool OfflineModel::memory_stats(ModelMemoryStats* stats) const {
+  if (stats == nullptr || impl_->unloaded.load()) return false;
+  auto lease = impl_->models().Acquire(impl_->id);
+  return lease.ok() && lease->model().memory_stats(stats);
+}
+
 Status OfflineModel::WriteTrace(const std::string& path) const {
   if (impl_->trace == nullptr) {
     return FailedPrecondition("model '" + impl_->name + "' was loaded without OfflineModelOptions::trace");
@@ -192,8 +198,8 @@ StatusOr<std::unique_ptr<OfflineModel>> OfflineModelAccess::Load(ModelSource sou
   ctx_options.loader = std::move(loader);
   auto impl = std::make_unique<OfflineModel::Impl>();
   if (options.trace) {
-    impl->trace = std::make_unique<trace::TraceRecorder>(trace::TraceRecorder::kDefaultCapacity,
-                                                         "ge: " + source.Describe());
+    impl->trace =
+        std::make_unique<trace::TraceRecorder>(trace::TraceRecorder::kDefaultCapacity, "ge: " + source.Describe());
     impl->trace->NameTrack(trace::kHostTrack, "load");
   }
   std::optional<trace::TraceScope> load(std::in_place, impl->trace.get(), "OfflineModel load");
@@ -207,6 +213,9 @@ StatusOr<std::unique_ptr<OfflineModel>> OfflineModelAccess::Load(ModelSource sou
   load_options.trace = impl->trace.get();
   load_options.max_concurrent_executions = options.max_concurrent_executions;
   load_options.value_bins = options.value_bins;
+  load_options.interpreter = options.interpreter;
+  load_options.seed = options.seed;
+  load_options.runtime_options = options.runtime_options;
   GE_ASSIGN_OR_RETURN(impl->id, impl->models().Load(source, load_options));
   {
     GE_ASSIGN_OR_RETURN(ModelLease lease, impl->models().Acquire(impl->id));

@@ -54,19 +54,20 @@ class InterpreterRunner final : public ModelRunner {
   std::vector<ModelIo> inputs_, outputs_;
 };
 
-// A compiled .om through the public offline-model API (include/ge/model.h), exactly as a library user runs it:
-// zero-copy IO into output tensors allocated once.
+// An .om through the public offline-model API (include/ge/model.h), exactly as a library user runs it; its loader
+// picks the runtime (sink, runtime v2, or the interpreter when asked). Static models: zero-copy IO into output
+// tensors allocated once; dynamic ones: the tensor form of Execute, outputs at their run-time shapes.
 class ApiRunner final : public ModelRunner {
  public:
   static StatusOr<std::unique_ptr<ModelRunner>> Create(std::unique_ptr<OfflineModel> model, int threads) {
     auto r = std::unique_ptr<ApiRunner>(new ApiRunner);
     r->threads_ = threads;
     r->model_ = std::move(model);
-    for (const ModelTensorDesc& d : r->model_->inputs()) {
-      r->inputs_.push_back(ModelIo{d.name, TensorDesc(d.dtype, Shape(Dims(d.dims.begin(), d.dims.end())))});
-    }
+    r->dynamic_ = r->model_->dynamic();
+    for (const ModelTensorDesc& d : r->model_->inputs()) r->inputs_.push_back(ModelIo{d.name, Describe(d)});
     for (const ModelTensorDesc& d : r->model_->outputs()) {
-      r->outputs_.push_back(ModelIo{d.name, TensorDesc(d.dtype, Shape(Dims(d.dims.begin(), d.dims.end())))});
+      r->outputs_.push_back(ModelIo{d.name, Describe(d)});
+      if (r->dynamic_) continue;
       GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(d.dtype, Dims(d.dims.begin(), d.dims.end())));
       if (t.nbytes() != d.bytes) return Internal("output '" + d.name + "': described size differs from its dims");
       r->out_buffers_.push_back(OutputBuffer{t.raw_data(), t.nbytes()});
@@ -80,6 +81,19 @@ class ApiRunner final : public ModelRunner {
   std::string target() const override { return model_->target(); }
   std::vector<KernelProfile> Profile() const override { return model_->Profile(); }
   Status WriteTrace(const std::string& path) const override { return model_->WriteTrace(path); }
+  std::string MemoryJson() const override {
+    ModelMemoryStats m;
+    if (!model_->memory_stats(&m)) return "";
+    auto mb = [](size_t b) { return std::to_string(static_cast<double>(b) / (1 << 20)); };
+    return "\"allocator_cap_mb\":" + mb(m.allocator_cap) + ",\"allocator_cached_mb\":" + mb(m.allocator_cached) +
+           ",\"allocator_in_use_mb\":" + mb(m.allocator_in_use) +
+           ",\"allocator_peak_total_mb\":" + mb(m.allocator_peak_total) +
+           ",\"allocator_front_mb\":" + mb(m.front_held) + ",\"arena_mb\":" + mb(m.arena) +
+           ",\"arena_touched_mb\":" + mb(m.arena_touched) + ",\"arena_in_use_mb\":" + mb(m.arena_in_use) +
+           ",\"arena_peak_in_use_mb\":" + mb(m.arena_peak_in_use) + ",\"arena_peak_mb\":" + mb(m.arena_peak) +
+           ",\"arena_segments\":" + std::to_string(m.arena_segments) +
+           ",\"cached_kernels\":" + std::to_string(m.cached_kernels);
+  }
   const std::vector<ModelIo>& inputs() const override { return inputs_; }
   const std::vector<ModelIo>& outputs() const override { return outputs_; }
   Status Run(const std::vector<Value>& inputs, std::vector<Value>* outputs) override {
@@ -87,29 +101,46 @@ class ApiRunner final : public ModelRunner {
       return InvalidArgument("the model has " + std::to_string(inputs_.size()) + " inputs, got " +
                              std::to_string(inputs.size()));
     }
-    in_buffers_.clear();
     for (size_t i = 0; i < inputs.size(); ++i) {
       GE_RETURN_IF_ERROR(CheckValueMatches(inputs[i], inputs_[i].desc, "input '" + inputs_[i].name + "'"));
-      const Tensor& t = inputs[i].tensor;
-      in_buffers_.push_back(InputBuffer{t.raw_data(), t.nbytes()});
     }
-    GE_RETURN_IF_ERROR(model_->Execute(in_buffers_, out_buffers_));
     outputs->clear();
+    if (dynamic_) {
+      std::vector<Tensor> in;
+      for (const Value& v : inputs) in.push_back(v.tensor);
+      std::vector<Tensor> out;
+      GE_RETURN_IF_ERROR(model_->Execute(in, &out));
+      for (Tensor& t : out) outputs->emplace_back(std::move(t));
+      return Status::Ok();
+    }
+    in_buffers_.clear();
+    for (const Value& v : inputs) in_buffers_.push_back(InputBuffer{v.tensor.raw_data(), v.tensor.nbytes()});
+    GE_RETURN_IF_ERROR(model_->Execute(in_buffers_, out_buffers_));
     for (const Tensor& t : out_tensors_) outputs->emplace_back(t);
     return Status::Ok();
   }
 
  private:
+  // The public description as a TensorDesc: -1 dims keep the symbol the model names them with.
+  static TensorDesc Describe(const ModelTensorDesc& d) {
+    Shape shape(Dims(d.dims.begin(), d.dims.end()));
+    for (size_t i = 0; i < d.dim_names.size() && i < d.dims.size(); ++i) {
+      if (!d.dim_names[i].empty()) shape.set_symbol(static_cast<int>(i), d.dim_names[i]);
+    }
+    return TensorDesc(d.dtype, shape);
+  }
   int threads_ = 1;
+  bool dynamic_ = false;
   std::unique_ptr<OfflineModel> model_;
   std::vector<ModelIo> inputs_, outputs_;
-  std::vector<Tensor> out_tensors_;  // written in place every run (zero-copy outputs)
+  std::vector<Tensor> out_tensors_;  // static models: written in place every run (zero-copy outputs)
   std::vector<InputBuffer> in_buffers_;
   std::vector<OutputBuffer> out_buffers_;
 };
 
-// An IR .om (a model with unknown dims, or what the static runtime cannot run) on runtime v2: inputs of any shape
-// the model accepts, outputs at their run-time shapes.
+// An IR .om straight on runtime v2, for what the offline-model API does not offer: the pipeline of partitioned
+// stages (`ge run --pipeline_stages`) and IO that is not a numeric tensor (sequences: `ge test-onnx --via_v2`).
+// Every other .om goes through ApiRunner.
 class V2Runner final : public ModelRunner {
  public:
   static StatusOr<std::unique_ptr<ModelRunner>> Create(std::shared_ptr<const om::OmReader> reader,
@@ -119,7 +150,7 @@ class V2Runner final : public ModelRunner {
     dev.intra_op_threads = options.threads;
     dev.contention_policy = options.contention == ThreadContention::kFullThreads ? rt::ContentionPolicy::kFullThreads
                             : options.contention == ThreadContention::kOneThread ? rt::ContentionPolicy::kOneThread
-                                                                                  : rt::ContentionPolicy::kAdaptive;
+                                                                                 : rt::ContentionPolicy::kAdaptive;
     GE_ASSIGN_OR_RETURN(r->device_, rt::CpuDevice::Create(dev));
     runtime::v2::ModelV2Options o;
     o.intra_op_threads = options.threads;
@@ -128,8 +159,8 @@ class V2Runner final : public ModelRunner {
     o.pool = options.threads > 1 ? &r->device_->thread_pool() : nullptr;
     o.profile = options.profile;
     if (options.trace && options.pipeline_stages == 0) {
-      r->trace_ = std::make_unique<trace::TraceRecorder>(trace::TraceRecorder::kDefaultCapacity,
-                                                         "ge: " + reader->path());
+      r->trace_ =
+          std::make_unique<trace::TraceRecorder>(trace::TraceRecorder::kDefaultCapacity, "ge: " + reader->path());
       r->trace_->NameTrack(trace::kHostTrack, "load");
       o.trace = r->trace_.get();
     }
@@ -179,12 +210,11 @@ class V2Runner final : public ModelRunner {
     const runtime::v2::ModelV2::MemoryStats m = model_->memory_stats();
     auto mb = [](size_t b) { return std::to_string(static_cast<double>(b) / (1 << 20)); };
     return "\"allocator_cap_mb\":" + mb(m.cap_bytes) + ",\"allocator_cached_mb\":" + mb(m.cached_bytes) +
-           ",\"allocator_in_use_mb\":" + mb(m.in_use_bytes) + ",\"allocator_peak_total_mb\":" +
-           mb(m.peak_total_bytes) + ",\"allocator_front_mb\":" + mb(m.front_held_bytes) +
-           ",\"arena_mb\":" + mb(m.arena_bytes) + ",\"arena_touched_mb\":" + mb(m.arena_touched_bytes) +
-           ",\"arena_in_use_mb\":" + mb(m.arena_in_use_bytes) +
-           ",\"arena_peak_in_use_mb\":" + mb(m.arena_peak_in_use_bytes) + ",\"arena_peak_mb\":" +
-           mb(m.arena_peak_bytes) + ",\"arena_segments\":" + std::to_string(m.arena_segments) +
+           ",\"allocator_in_use_mb\":" + mb(m.in_use_bytes) + ",\"allocator_peak_total_mb\":" + mb(m.peak_total_bytes) +
+           ",\"allocator_front_mb\":" + mb(m.front_held_bytes) + ",\"arena_mb\":" + mb(m.arena_bytes) +
+           ",\"arena_touched_mb\":" + mb(m.arena_touched_bytes) + ",\"arena_in_use_mb\":" + mb(m.arena_in_use_bytes) +
+           ",\"arena_peak_in_use_mb\":" + mb(m.arena_peak_in_use_bytes) +
+           ",\"arena_peak_mb\":" + mb(m.arena_peak_bytes) + ",\"arena_segments\":" + std::to_string(m.arena_segments) +
            ",\"cached_kernels\":" + std::to_string(m.cached_kernels);
   }
 
@@ -196,7 +226,7 @@ class V2Runner final : public ModelRunner {
   }
   int threads_ = 1;
   std::unique_ptr<trace::TraceRecorder> trace_;  // OpenOptions::trace; outlives model_ (which records into it)
-  std::unique_ptr<rt::CpuDevice> device_;  // the model's memory and intra-op threads; outlives model_
+  std::unique_ptr<rt::CpuDevice> device_;        // the model's memory and intra-op threads; outlives model_
   std::unique_ptr<runtime::v2::ModelV2> model_;
   std::unique_ptr<runtime::v2::PipelineModel> pipeline_;  // instead of model_ with OpenOptions::pipeline_stages
   std::vector<ModelIo> inputs_, outputs_;
@@ -221,43 +251,25 @@ OfflineModelOptions ApiOptions(const OpenOptions& options) {
   o.profile = options.profile;
   o.trace = options.trace;
   o.thread_contention = options.contention;
+  o.interpreter = options.interpreter;
+  o.seed = options.seed;
+  o.runtime_options = options.ge_options;
   return o;
-}
-
-// IR models run on runtime v2 here (or, with OpenOptions::interpreter, on the reference interpreter), which also
-// takes what the public API refuses (unknown dims, sequences); compiled models go through the public API.
-StatusOr<std::unique_ptr<ModelRunner>> OpenOm(std::unique_ptr<om::OmReader> reader, const OpenOptions& options,
-                                              const std::string& what) {
-  if (!options.interpreter) {
-    auto runner = V2Runner::Create(std::shared_ptr<const om::OmReader>(std::move(reader)), options);
-    if (!runner.ok()) return runner.status().WithContext(what);
-    return runner;
-  }
-  if (reader->has(om::PartitionType::kStaticIslands)) {
-    return FailedPrecondition(what + ": its static islands are compiled (runtime v2 only); for the interpreter, "
-                              "compile with --option=ge.exec.v2StaticIslandMinNodes=0");
-  }
-  auto model = om::ReadIrOm(*reader);
-  if (!model.ok()) return model.status().WithContext(what);
-  return InterpreterRunner::Create(std::move(*model), std::move(reader), options.seed);
 }
 
 }  // namespace
 
 StatusOr<std::unique_ptr<ModelRunner>> OpenModel(const std::string& path, const OpenOptions& options) {
   if (HasOmMagic(path)) {
-    // A compiled model is mapped and verified once, by the public API's loader.
-    if (om::PeekOmModelType(path) == om::OmModelType::kStandard) {
-      GE_ASSIGN_OR_RETURN(std::unique_ptr<OfflineModel> model, OfflineModel::LoadFromFile(path, ApiOptions(options)));
-      return ApiRunner::Create(std::move(model), options.threads);
+    if (options.pipeline_stages > 0) {
+      GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmReader> reader, om::OmReader::Open(path));
+      auto runner = V2Runner::Create(std::shared_ptr<const om::OmReader>(std::move(reader)), options);
+      if (!runner.ok()) return runner.status().WithContext(path);
+      return runner;
     }
-    GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmReader> reader, om::OmReader::Open(path));
-    if (reader->header().model_type == om::OmModelType::kStandard) {
-      reader.reset();
-      GE_ASSIGN_OR_RETURN(std::unique_ptr<OfflineModel> model, OfflineModel::LoadFromFile(path, ApiOptions(options)));
-      return ApiRunner::Create(std::move(model), options.threads);
-    }
-    return OpenOm(std::move(reader), options, path);
+    // The public API's loader maps and verifies the .om once and picks the runtime for its model type.
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<OfflineModel> model, OfflineModel::LoadFromFile(path, ApiOptions(options)));
+    return ApiRunner::Create(std::move(model), options.threads);
   }
   struct stat st;
   if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
@@ -274,13 +286,15 @@ StatusOr<std::unique_ptr<ModelRunner>> OpenIrModel(std::unique_ptr<ir::Model> mo
 StatusOr<std::unique_ptr<ModelRunner>> OpenOmImage(std::vector<uint8_t> image, const OpenOptions& options) {
   auto owner = std::make_shared<std::vector<uint8_t>>(std::move(image));
   GE_ASSIGN_OR_RETURN(auto reader, om::OmReader::FromMemory(owner->data(), owner->size(), owner));
-  if (reader->header().model_type == om::OmModelType::kStandard) {
+  if (reader->header().model_type == om::OmModelType::kStandard || options.interpreter) {
     reader.reset();
     GE_ASSIGN_OR_RETURN(std::unique_ptr<OfflineModel> model,
                         OfflineModel::LoadFromMemory(owner->data(), owner->size(), ApiOptions(options)));
     return ApiRunner::Create(std::move(model), options.threads);
   }
-  return OpenOm(std::move(reader), options, "in-memory .om");
+  auto runner = V2Runner::Create(std::shared_ptr<const om::OmReader>(std::move(reader)), options);
+  if (!runner.ok()) return runner.status().WithContext("in-memory .om");
+  return runner;
 }
 
 }  // namespace ge::cli

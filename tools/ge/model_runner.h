@@ -1,6 +1,7 @@
-// What `ge run` drives: a model opened from .onnx (interpreter), from an IR .om (runtime v2: dynamic models and
-// what the static runtime cannot run), or from a compiled .om (the public offline-model API, include/ge/model.h: the path library
-// users get; zero-copy IO into tensors allocated once).
+// What `ge run` drives: a model opened from .onnx (interpreter), or an .om through the public offline-model API
+// (include/ge/model.h), whose loader picks the runtime (sink, runtime v2, or the interpreter when asked) as it
+// does for library users. Only --pipeline_stages and `ge test-onnx` images with sequence IO use runtime v2
+// directly.
 #pragma once
 #include <map>
 #include <memory>

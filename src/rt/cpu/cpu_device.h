@@ -38,6 +38,7 @@ class CpuDevice final : public Device {
   Status Memcpy(void* dst, const void* src, size_t bytes, MemcpyKind kind) override;
 
   int intra_op_threads() const override { return thread_pool_->num_threads(); }
+  IntraOpPool* intra_op_pool() override { return thread_pool_.get(); }
   StatusOr<std::unique_ptr<Stream>> CreateStream() override;
   StatusOr<std::unique_ptr<Event>> CreateEvent() override { return std::unique_ptr<Event>(new CpuEvent()); }
   StatusOr<std::unique_ptr<Model>> CreateModel(std::string name, int num_streams = 1) override;

@@ -380,6 +380,31 @@ uint64_t ModelV2::kernels_prepared() const {
   return n;
 }
 
+std::vector<runtime::NodeProfile> ModelV2::profile() const {
+  std::vector<runtime::NodeProfile> out;
+  for (const NodeProfile& p : Profile()) {
+    out.push_back(runtime::NodeProfile{p.kernel, p.op_type, p.impl, p.seconds, p.runs});
+  }
+  return out;
+}
+
+bool ModelV2::memory_stats(ModelMemoryStats* stats) const {
+  const MemoryStats m = memory_stats();
+  stats->allocator_cap = m.cap_bytes;
+  stats->allocator_cached = m.cached_bytes;
+  stats->allocator_in_use = m.in_use_bytes;
+  stats->allocator_peak_total = m.peak_total_bytes;
+  stats->front_held = m.front_held_bytes;
+  stats->arena = m.arena_bytes;
+  stats->arena_touched = m.arena_touched_bytes;
+  stats->arena_in_use = m.arena_in_use_bytes;
+  stats->arena_peak_in_use = m.arena_peak_in_use_bytes;
+  stats->arena_peak = m.arena_peak_bytes;
+  stats->arena_segments = m.arena_segments;
+  stats->cached_kernels = m.cached_kernels;
+  return true;
+}
+
 std::vector<ModelV2::NodeProfile> ModelV2::Profile() const {
   std::vector<NodeProfile> out;
   if (lowered_ == nullptr || lowered_->main.graph == nullptr || node_times_.runs.empty()) return out;

@@ -140,6 +140,8 @@ class ModelV2 final : public ExecutableModel {
   void Abort() override { stop_.store(true); }
   void ResetAbort() override { stop_.store(false); }
   const char* runtime_name() const override { return "v2"; }
+  std::vector<runtime::NodeProfile> profile() const override;
+  bool memory_stats(ModelMemoryStats* stats) const override;
 
  private:
   // Both Loads: |plan| (a lowered .om's) or null.
