@@ -15,6 +15,9 @@ int TrainCommand(int argc, char** argv);           // ge train
 int RunOpCommand(int argc, char** argv);           // ge run-op
 int OptionsCommand(int argc, char** argv);         // ge options
 int RunWithCheckpointCommand(const Flags& flags);  // ge run --checkpoint=CKPT (a session; train_command.cc)
+// ge compile --dump_graph / --trace: the compiler's internals. In ge-dev compile_dev_command.cc; in ge it runs
+// ge-dev (dev_forward.cc).
+int CompileDevCommand(int argc, char** argv);
 
 const CommandSpec& RunCommandSpec();
 const CommandSpec& TestOnnxCommandSpec();

@@ -6,7 +6,6 @@
 #include <cstdlib>
 
 #include "base/edit_distance.h"
-#include "base/option_table.h"
 
 namespace ge::cli {
 
@@ -89,14 +88,13 @@ std::string CommandHelp(const CommandSpec& command) {
   return out;
 }
 
-StatusOr<std::map<std::string, std::string>> GeOptionsFromFlags(const Flags& flags, uint32_t readers) {
+StatusOr<std::map<std::string, std::string>> OptionPairsFromFlags(const Flags& flags) {
   std::map<std::string, std::string> options;
   for (const std::string& kv : flags.GetAll("option")) {
     const size_t eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) return InvalidArgument("--option wants KEY=VALUE, got '" + kv + "'");
     options[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
-  GE_RETURN_IF_ERROR(CheckOptionsAgainstTable(options, readers, "--option"));
   return options;
 }
 

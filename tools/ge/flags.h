@@ -1,4 +1,4 @@
-// --name=value flag parsing for the ge command line, and each command's declaration of the flags it takes: the
+// --name=value flag parsing for the ge command line (the standard library and include/ge only: linked into ge), and each command's declaration of the flags it takes: the
 // parser refuses any other flag and `ge CMD --help` prints the same declaration, so the two cannot drift.
 #pragma once
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
+#include "ge/status.h"
 
 namespace ge::cli {
 
@@ -41,8 +41,8 @@ StatusOr<Flags> ParseFlags(int argc, char** argv, int first, const CommandSpec& 
 // `ge NAME SYNOPSIS [flags]`, the summary, then one line per flag.
 std::string CommandHelp(const CommandSpec& command);
 
-// The --option=KEY=VALUE flags as a map, each key checked against ge's option table (base/option_table.h) for a
-// command whose options reach `readers` (OptionReader bits): unknown keys name the closest known one.
-StatusOr<std::map<std::string, std::string>> GeOptionsFromFlags(const Flags& flags, uint32_t readers);
+// The --option=KEY=VALUE flags as a map, unchecked (the public API checks the keys it is given); a flag without
+// '=' or with an empty key is refused.
+StatusOr<std::map<std::string, std::string>> OptionPairsFromFlags(const Flags& flags);
 
 }  // namespace ge::cli

@@ -1,6 +1,7 @@
 // The ge command line's flag parsing: --name=value and bare --name, repeated flags, unknown flags, and integer flags
 // held to their range with a message that names the flag, the value and the range.
 #include "flags.h"
+#include "ge_option_flags.h"
 
 #include "base/option_table.h"
 

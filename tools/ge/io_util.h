@@ -6,6 +6,7 @@
 
 #include "base/tensor.h"
 #include "base/tensor_desc.h"
+#include "json_text.h"
 
 namespace ge::cli {
 
@@ -14,11 +15,6 @@ namespace ge::cli {
 StatusOr<Tensor> MakeDefaultInput(const TensorDesc& desc, uint64_t seed);
 // "output: float32[1,1000] min=-3.1 max=4.2 mean=0.01 first=[0.1, 0.2, ...]"
 std::string SummarizeTensor(const std::string& name, const Tensor& t);
-// |s| escaped for a JSON string body (quotes, backslashes, control characters); no surrounding quotes.
-std::string JsonEscape(const std::string& s);
-// {"name":count,...} for a map of counts (kernel implementations, ops).
-std::string CountsJson(const std::map<std::string, int>& counts);
-
 // Safe file name for an output value name (path separators and odd characters replaced).
 std::string SanitizeFileName(const std::string& name);
 

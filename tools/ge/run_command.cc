@@ -19,6 +19,7 @@
 #include "base/option_table.h"
 #include "commands.h"
 #include "flags.h"
+#include "ge_option_flags.h"
 #include "interpreter/interpreter.h"
 #include "io_util.h"
 #include "model_runner.h"

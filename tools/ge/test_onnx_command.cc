@@ -15,6 +15,7 @@
 #include "base/option_table.h"
 #include "commands.h"
 #include "flags.h"
+#include "ge_option_flags.h"
 #include "onnx_test_case.h"
 
 namespace ge::cli {
