@@ -62,7 +62,8 @@ int CompileDevCommand(int argc, char** argv) {
   const Flags& flags = *flags_or;
   const std::string model_path = flags.Get("model");
   const std::string out_path = flags.Get("output");
-  if (model_path.empty() || out_path.empty()) return Fail(InvalidArgument("--model=M.onnx and --output=M.om are required"));
+  if (model_path.empty() || out_path.empty())
+    return Fail(InvalidArgument("--model=M.onnx and --output=M.om are required"));
   const std::string precision = flags.Get("precision_mode", "fp32");
   if (precision != "fp32" && precision != "allow_bf16") {
     return Fail(InvalidArgument("--precision_mode must be fp32 or allow_bf16, got '" + precision + "'"));
@@ -137,28 +138,29 @@ int CompileDevCommand(int argc, char** argv) {
   if (!s.ok()) return Fail(s);
   for (const std::string& note : report.notes) std::fprintf(stderr, "ge compile: note: %s\n", note.c_str());
   if (flags.GetBool("json")) {
-    std::printf("{\"output\":\"%s\",\"static\":%s,\"nodes_before\":%zu,\"nodes_after\":%zu,\"feature_map_bytes\":%llu,"
-                "\"feature_map_lower_bound_bytes\":%llu,\"weights_bytes\":%llu,\"streams\":%d,\"events\":%d,"
-                "\"tasks\":%zu,\"target\":\"%s\",\"impls\":%s,\"external_weights_bytes\":%llu,"
-                "\"external_weight_files\":%zu,\"external_data_tensors\":%d,\"external_data_bytes\":%llu,"
-                "\"static_islands\":%d,\"static_island_nodes\":%zu,\"elided_concats\":%llu}\n",
-                out_path.c_str(), report.static_model ? "true" : "false", report.nodes_before, report.nodes_after,
-                static_cast<unsigned long long>(report.feature_map_bytes),
-                static_cast<unsigned long long>(report.feature_map_lower_bound_bytes),
-                static_cast<unsigned long long>(report.weights_bytes), report.num_streams, report.num_events,
-                report.num_tasks, report.target.c_str(), CountsJson(report.impls).c_str(),
-                static_cast<unsigned long long>(report.external_weights_bytes), report.external_weight_files.size(),
-                report.external_data_tensors, static_cast<unsigned long long>(report.external_data_bytes),
-                report.static_islands, report.static_island_nodes,
-                static_cast<unsigned long long>(report.elided_concats));
+    std::printf(
+        "{\"output\":\"%s\",\"static\":%s,\"nodes_before\":%zu,\"nodes_after\":%zu,\"feature_map_bytes\":%llu,"
+        "\"feature_map_lower_bound_bytes\":%llu,\"weights_bytes\":%llu,\"streams\":%d,\"events\":%d,"
+        "\"tasks\":%zu,\"target\":\"%s\",\"impls\":%s,\"external_weights_bytes\":%llu,"
+        "\"external_weight_files\":%zu,\"external_data_tensors\":%d,\"external_data_bytes\":%llu,"
+        "\"static_islands\":%d,\"static_island_nodes\":%zu,\"elided_concats\":%llu}\n",
+        out_path.c_str(), report.static_model ? "true" : "false", report.nodes_before, report.nodes_after,
+        static_cast<unsigned long long>(report.feature_map_bytes),
+        static_cast<unsigned long long>(report.feature_map_lower_bound_bytes),
+        static_cast<unsigned long long>(report.weights_bytes), report.num_streams, report.num_events, report.num_tasks,
+        report.target.c_str(), CountsJson(report.impls).c_str(),
+        static_cast<unsigned long long>(report.external_weights_bytes), report.external_weight_files.size(),
+        report.external_data_tensors, static_cast<unsigned long long>(report.external_data_bytes),
+        report.static_islands, report.static_island_nodes, static_cast<unsigned long long>(report.elided_concats));
   } else if (report.static_model) {
-    std::printf("compiled %s -> %s: %zu nodes (from %zu), feature map %llu bytes (lower bound %llu, %s), weights "
-                "%llu bytes, %d streams, %d events, %zu tasks (%llu Concats elided), target %s\n",
-                model_path.c_str(), out_path.c_str(), report.nodes_after, report.nodes_before,
-                static_cast<unsigned long long>(report.feature_map_bytes),
-                static_cast<unsigned long long>(report.feature_map_lower_bound_bytes), report.memory_strategy.c_str(),
-                static_cast<unsigned long long>(report.weights_bytes), report.num_streams, report.num_events,
-                report.num_tasks, static_cast<unsigned long long>(report.elided_concats), report.target.c_str());
+    std::printf(
+        "compiled %s -> %s: %zu nodes (from %zu), feature map %llu bytes (lower bound %llu, %s), weights "
+        "%llu bytes, %d streams, %d events, %zu tasks (%llu Concats elided), target %s\n",
+        model_path.c_str(), out_path.c_str(), report.nodes_after, report.nodes_before,
+        static_cast<unsigned long long>(report.feature_map_bytes),
+        static_cast<unsigned long long>(report.feature_map_lower_bound_bytes), report.memory_strategy.c_str(),
+        static_cast<unsigned long long>(report.weights_bytes), report.num_streams, report.num_events, report.num_tasks,
+        static_cast<unsigned long long>(report.elided_concats), report.target.c_str());
     if (report.external_data_tensors > 0) {
       std::printf("external data: %d tensors, %llu bytes read in place from the model's data file(s)\n",
                   report.external_data_tensors, static_cast<unsigned long long>(report.external_data_bytes));
@@ -170,8 +172,8 @@ int CompileDevCommand(int argc, char** argv) {
                   report.external_weight_files.size(), ExternalWeightDir(report).c_str());
     }
   } else {
-    std::printf("compiled %s -> %s as a dynamic model (runs on runtime v2): %s\n", model_path.c_str(),
-                out_path.c_str(), report.dynamic_reason.c_str());
+    std::printf("compiled %s -> %s as a dynamic model (runs on runtime v2): %s\n", model_path.c_str(), out_path.c_str(),
+                report.dynamic_reason.c_str());
   }
   return 0;
 }

@@ -1,5 +1,6 @@
-// --name=value flag parsing for the ge command line (the standard library and include/ge only: linked into ge), and each command's declaration of the flags it takes: the
-// parser refuses any other flag and `ge CMD --help` prints the same declaration, so the two cannot drift.
+// --name=value flag parsing for the ge command line (the standard library and include/ge only: linked into ge), and
+// each command's declaration of the flags it takes: the parser refuses any other flag and `ge CMD --help` prints the
+// same declaration, so the two cannot drift.
 #pragma once
 #include <cstdint>
 #include <map>

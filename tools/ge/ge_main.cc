@@ -19,6 +19,7 @@ struct Command {
 // The commands on the public API alone.
 const Command kPublicCommands[] = {
     {ge::cli::CompileCommandSpec, ge::cli::CompileCommand},
+    {ge::cli::RunOpCommandSpec, ge::cli::RunOpCommand},
 };
 
 bool IsHelp(const char* arg) { return !std::strcmp(arg, "--help") || !std::strcmp(arg, "-h"); }

@@ -40,29 +40,4 @@ StatusOr<Tensor> MakeDefaultInput(const TensorDesc& desc, uint64_t seed) {
   return t;
 }
 
-std::string SummarizeTensor(const std::string& name, const Tensor& t) {
-  std::ostringstream os;
-  os.precision(6);
-  os << name << ": " << DataTypeName(t.dtype()) << DimsToString(t.dims());
-  if (t.dtype() == DataType::kString || t.numel() == 0) return os.str();
-  double mn = INFINITY, mx = -INFINITY, sum = 0;
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    double v = t.GetAsDouble(i);
-    mn = std::min(mn, v);
-    mx = std::max(mx, v);
-    sum += v;
-  }
-  os << " min=" << mn << " max=" << mx << " mean=" << sum / static_cast<double>(t.numel()) << " first=[";
-  for (int64_t i = 0; i < t.numel() && i < 5; ++i) os << (i ? ", " : "") << t.GetAsDouble(i);
-  os << (t.numel() > 5 ? ", ...]" : "]");
-  return os.str();
-}
-
-std::string SanitizeFileName(const std::string& name) {
-  std::string out;
-  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
-  if (out.empty() || out == "." || out == "..") out = "output";
-  return out;
-}
-
 }  // namespace ge::cli

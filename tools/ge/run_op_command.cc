@@ -14,7 +14,8 @@
 #include "commands.h"
 #include "flags.h"
 #include "ge/single_op.h"
-#include "io_util.h"
+#include "json_text.h"
+#include "tensor_text.h"
 
 namespace ge::cli {
 namespace {
