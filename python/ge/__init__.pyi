@@ -86,7 +86,9 @@ Feed = Union[Sequence[Any], Mapping[str, Any]]
 
 class OfflineModel:
     def __init__(self, model: ModelSource, *, intra_op_threads: int = 0, max_concurrent_executions: int = 4,
-                 profile: bool = False) -> None: ...
+                 profile: bool = False, trace: bool = False) -> None: ...
+    def write_trace(self, path: Union[str, os.PathLike]) -> None:
+        """The timeline since load (trace=True) as Chrome / Perfetto trace-event JSON."""
     @property
     def name(self) -> str: ...
     @property
