@@ -15,6 +15,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -85,6 +86,9 @@ struct CompileOptions {
   std::string runtime = "auto";
   // Time each oneDNN node's kernel variants on this machine and record the fastest (`--tune`; slow).
   bool tune = false;
+  // Called as long phases advance, on the compiling thread: (phase, done, total); today "tune", once per node
+  // before it is timed. Empty: no calls.
+  std::function<void(const std::string& phase, int64_t done, int64_t total)> progress;
   // ONNX external data: false (default) leaves constants the compiler does not change in their data file (read
   // there at load); true copies them into the .om.
   bool embed_external_data = false;

@@ -48,8 +48,10 @@ from ge._ge import (  # noqa: F401
     finalize,
     get_device,
     initialize,
+    lower_training,
     run_op,
     set_default_logger_severity,
+    train,
 )
 
 __version__ = "@PROJECT_VERSION@"

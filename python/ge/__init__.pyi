@@ -86,7 +86,9 @@ Feed = Union[Sequence[Any], Mapping[str, Any]]
 
 class OfflineModel:
     def __init__(self, model: ModelSource, *, intra_op_threads: int = 0, max_concurrent_executions: int = 4,
-                 profile: bool = False) -> None: ...
+                 profile: bool = False, trace: bool = False) -> None: ...
+    def write_trace(self, path: Union[str, os.PathLike]) -> None:
+        """The timeline since load (trace=True) as Chrome / Perfetto trace-event JSON."""
     @property
     def name(self) -> str: ...
     @property
@@ -263,3 +265,11 @@ class Session:
     def restore_checkpoint(self, path: Union[str, os.PathLike]) -> None: ...
     @property
     def session_id(self) -> int: ...
+
+def train(model: Union[str, os.PathLike], inputs: Mapping[str, Any], steps: int = ..., *,
+          restore: Optional[Union[str, os.PathLike]] = ..., save: Optional[Union[str, os.PathLike]] = ...,
+          options: Optional[Mapping[str, Any]] = ...,
+          on_step: Optional[Callable[[int, Dict[str, float]], None]] = ...) -> Dict[str, Any]:
+    """Trains an ONNX model with training info; returns {'history': [...], 'variables': {name: array}}."""
+def lower_training(model: Union[str, os.PathLike]) -> Dict[str, List[str]]:
+    """The step inputs, step outputs and variables of a training model."""

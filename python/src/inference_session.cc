@@ -4,6 +4,8 @@
 // loaded as it is.
 #include <pybind11/stl.h>
 
+#include <ctime>
+
 #include <fstream>
 #include <map>
 
@@ -117,6 +119,7 @@ class InferenceSession {
     if (model.is_path()) model_path_ = model.path;
     OfflineModelOptions load;
     load.intra_op_threads = options_.intra_op_num_threads;
+    load.trace = options_.enable_profiling;  // ONNX Runtime's profile is a Chrome trace too (end_profiling)
     if (model.format == ModelFormat::kOm) {
       if (!options_.optimized_model_filepath.empty()) {
         WriteFile(options_.optimized_model_filepath, model.is_path() ? ReadFileBytes(model.path) : model.bytes);
@@ -135,6 +138,23 @@ class InferenceSession {
       if (!options_.optimized_model_filepath.empty()) WriteFile(options_.optimized_model_filepath, om.om);
       model_ = LoadedModel::FromBytes(std::move(om.om), load);
     }
+  }
+
+  std::string EndProfiling() {
+    if (!options_.enable_profiling) return std::string();
+    char stamp[32];
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%d_%H-%M-%S", &local);
+    const std::string path = options_.profile_file_prefix + stamp + ".json";
+    Status st;
+    {
+      py::gil_scoped_release release;
+      st = model_->model().WriteTrace(path);
+    }
+    ThrowIfError(st);
+    return path;
   }
 
   std::vector<py::array> Run(const py::object& output_names, const py::object& input_feed,
@@ -340,7 +360,10 @@ void RegisterInferenceSession(py::module_& m) {
       .def("get_session_options", &InferenceSession::options)
       .def("disable_fallback", [](InferenceSession&) {})
       .def("enable_fallback", [](InferenceSession&) {})
-      .def("end_profiling", [](InferenceSession&) { return std::string(); })
+      .def("end_profiling", &InferenceSession::EndProfiling,
+           "With SessionOptions.enable_profiling: writes the timeline since the session was created (load phases, one "
+           "slice per kernel run) as Chrome trace-event JSON to PROFILE_FILE_PREFIX<date>_<time>.json and returns "
+           "that name, as ONNX Runtime does; '' without profiling.")
       .def_property_readonly("_model_path", &InferenceSession::model_path)
       .def_property_readonly("offline_model", &InferenceSession::shared_model, "The ge.OfflineModel the session runs.");
 

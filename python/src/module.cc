@@ -13,4 +13,5 @@ PYBIND11_MODULE(_ge, m) {
   ge::python::RegisterInferenceSession(m);
   ge::python::RegisterSingleOp(m);
   ge::python::RegisterSession(m);
+  ge::python::RegisterTraining(m);
 }

@@ -51,11 +51,12 @@ void RegisterNodeArg(py::module_& m) {
 
 namespace {
 
-OfflineModelOptions LoadOptions(int intra_op_threads, int max_concurrent_executions, bool profile) {
+OfflineModelOptions LoadOptions(int intra_op_threads, int max_concurrent_executions, bool profile, bool trace) {
   OfflineModelOptions o;
   o.intra_op_threads = intra_op_threads;
   o.max_concurrent_executions = max_concurrent_executions;
   o.profile = profile;
+  o.trace = trace;
   return o;
 }
 
@@ -92,12 +93,14 @@ void RegisterOfflineModel(py::module_& m) {
       m, "OfflineModel",
       "A loaded offline model (.om): describe its inputs and outputs, execute it on numpy arrays. Thread-safe: "
       "one model serves concurrent execute() calls (the GIL is released while it runs).")
-      .def(py::init([](const py::object& model, int intra_op_threads, int max_concurrent_executions, bool profile) {
-             return LoadOm(model, LoadOptions(intra_op_threads, max_concurrent_executions, profile));
+      .def(py::init([](const py::object& model, int intra_op_threads, int max_concurrent_executions, bool profile,
+                       bool trace) {
+             return LoadOm(model, LoadOptions(intra_op_threads, max_concurrent_executions, profile, trace));
            }),
            py::arg("model"), py::kw_only(), py::arg("intra_op_threads") = 0, py::arg("max_concurrent_executions") = 4,
-           py::arg("profile") = false,
-           "Loads an .om from a path or bytes. intra_op_threads=0: the CPUs this process may use.")
+           py::arg("profile") = false, py::arg("trace") = false,
+           "Loads an .om from a path or bytes. intra_op_threads=0: the CPUs this process may use. trace=True records "
+           "a timeline from the load on (write_trace writes it).")
       .def_property_readonly("name", [](const LoadedModel& lm) { return lm.model().name(); })
       .def_property_readonly(
           "inputs", [](const LoadedModel& lm) { return NodeArgs(lm.inputs()); }, "The inputs as NodeArgs.")
@@ -132,6 +135,19 @@ void RegisterOfflineModel(py::module_& m) {
             return out;
           },
           "Per-node kernel times since load (loaded with profile=True), in task order.")
+      .def(
+          "write_trace",
+          [](LoadedModel& lm, const std::string& path) {
+            Status st;
+            {
+              py::gil_scoped_release release;
+              st = lm.model().WriteTrace(path);
+            }
+            ThrowIfError(st);
+          },
+          py::arg("path"),
+          "Writes the timeline recorded since load (loaded with trace=True) as a Chrome / Perfetto trace-event "
+          "JSON file: the load phases and one slice per kernel run.")
       .def(
           "unload", [](LoadedModel& lm) { ThrowIfError(lm.model().Unload()); },
           "Frees the model; later execute() calls raise ge.FailedPrecondition.")

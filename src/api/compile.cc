@@ -112,6 +112,7 @@ StatusOr<compiler::CompileOptions> ToCompilerOptions(const CompileOptions& optio
   out.threads = options.threads == 0 ? rt::UsableCpuCount() : options.threads;
   out.target = options.target;
   out.tune = options.tune;
+  out.progress = options.progress;
   out.force_dynamic = options.runtime == "v2";
   out.embed_external_data = options.embed_external_data;
   out.model_name = options.model_name;

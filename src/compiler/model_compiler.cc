@@ -336,7 +336,11 @@ StatusOr<std::unique_ptr<om::OmWriter>> CompileToWriter(ir::Model& model, const 
   {
     PassManager formats;
     if (layout != Format::kNCHW) formats.Add(CreateFormatSelectionPass(layout));
-    if (options.tune) formats.Add(CreateTunePass(options.threads, &tune));
+    if (options.tune) {
+      std::function<void(int64_t, int64_t)> progress;
+      if (options.progress) progress = [&](int64_t done, int64_t total) { options.progress("tune", done, total); };
+      formats.Add(CreateTunePass(options.threads, &tune, std::move(progress)));
+    }
     formats.Add(CreateVariableFormatPass(&roads));
     formats.Add(CreateKernelSelectionPass(options.threads, prepack == "1", !external.embed_sources, &kernels));
     formats.Add(CreateVariablePreparePass());  // readers the format passes added

@@ -53,6 +53,9 @@ struct CompileOptions {
   std::string target = "native";
   // `--tune`: time each dnnl node's kernel variants here and record the fastest in the model (tune_pass.cc).
   bool tune = false;
+  // Long phases report how far they got (what, done, total): tuning per node. Called on the compiling thread;
+  // empty: no reports.
+  std::function<void(const std::string& what, int64_t done, int64_t total)> progress;
   // Per graph input: the dims to compile for (`--input_shape`). Inputs not listed keep their declared dims; an
   // unknown dim left after that stays symbolic (the model is dynamic and runs on runtime v2; the report says so).
   std::map<std::string, Dims> input_shapes;

@@ -6,6 +6,7 @@
 #include "ge/model.h"
 #include "ge/session.h"
 #include "ge/single_op.h"
+#include "ge/training.h"
 
 namespace ge {
 namespace {
@@ -14,6 +15,7 @@ using CompileFn = StatusOr<CompiledModel> (*)(const CompileSource&, const Compil
 using LoadFromFileFn = StatusOr<std::unique_ptr<OfflineModel>> (*)(const std::string&, const OfflineModelOptions&);
 using InitializeFn = Status (*)(const Options&);
 using GraphFromOnnxFn = StatusOr<Graph> (*)(const std::string&);
+using LowerTrainingFn = StatusOr<TrainingGraphs> (*)(const Graph&);
 using SessionStatusFn = Status (Session::*)() const;
 using SingleOpCreateFn = StatusOr<std::unique_ptr<SingleOp>> (*)(const std::string&, const std::vector<OpTensorDesc>&,
                                                                  const Attrs&, const SingleOpOptions&);
@@ -29,6 +31,7 @@ const void* const kPublicApiAnchors[] = {
     reinterpret_cast<const void*>(static_cast<LoadFromFileFn>(&OfflineModel::LoadFromFile)),
     reinterpret_cast<const void*>(static_cast<InitializeFn>(&GEInitialize)),
     reinterpret_cast<const void*>(static_cast<GraphFromOnnxFn>(&Graph::FromOnnxFile)),
+    reinterpret_cast<const void*>(static_cast<LowerTrainingFn>(&LowerTraining)),
     reinterpret_cast<const void*>(static_cast<SingleOpCreateFn>(&SingleOp::Create)),
     reinterpret_cast<const void*>(static_cast<DynamicSingleOpCreateFn>(&DynamicSingleOp::Create)),
 };

@@ -9,6 +9,7 @@
 #include "flags.h"
 #include "ge/compile.h"
 #include "json_text.h"
+#include "progress_line.h"
 
 namespace ge::cli {
 
@@ -117,6 +118,11 @@ int CompileCommand(int argc, char** argv) {
   options.threads = static_cast<int>(*threads);
   options.target = flags.Get("target", "native");
   options.tune = flags.GetBool("tune");
+  // --tune takes minutes: a progress line on a terminal (not with --json).
+  ProgressLine progress(!flags.GetBool("json"));
+  options.progress = [&progress](const std::string& what, int64_t done, int64_t total) {
+    progress.Update(what, done, total, "nodes");
+  };
   options.runtime = flags.Get("runtime", "auto");
   if (options.runtime != "auto" && options.runtime != "v1" && options.runtime != "v2") {
     return Fail(InvalidArgument("--runtime must be auto, v1 or v2, got '" + options.runtime + "'"));
@@ -133,6 +139,7 @@ int CompileCommand(int argc, char** argv) {
   if (flags.Has("external_weight")) options.options["ge.externalWeight"] = std::to_string(*external);
 
   auto report = CompileToFile(CompileSource::FromFile(model_path), out_path, options);
+  progress.Clear();
   if (!report.ok()) {
     const int rc = Fail(report.status());
     if (options.runtime == "v1" && report.status().code() == StatusCode::kFailedPrecondition) {

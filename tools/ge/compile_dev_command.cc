@@ -16,6 +16,7 @@
 #include "rt/cpu/cpu_quota.h"
 #include "flags.h"
 #include "ge_option_flags.h"
+#include "progress_line.h"
 #include "graph_picture.h"
 #include "io_util.h"
 #include "ir/dump.h"
@@ -82,6 +83,11 @@ int CompileDevCommand(int argc, char** argv) {
   options.threads = static_cast<int>(*threads);
   options.target = flags.Get("target", "native");
   options.tune = flags.GetBool("tune");
+  // --tune takes minutes: a progress line on a terminal (not with --json).
+  ProgressLine progress(!flags.GetBool("json"));
+  options.progress = [&progress](const std::string& what, int64_t done, int64_t total) {
+    progress.Update(what, done, total, "nodes");
+  };
   // --runtime=v2: a lowered .om for runtime v2 even when every shape is known (default: v1 when it can).
   const std::string runtime = flags.Get("runtime", "auto");
   if (runtime != "auto" && runtime != "v1" && runtime != "v2") {
@@ -114,6 +120,7 @@ int CompileDevCommand(int argc, char** argv) {
   if (!model.ok()) return Fail(model.status());
   compiler::CompileReport report;
   Status s = compiler::CompileToOmFile(**model, options, out_path, &report);
+  progress.Clear();
   if (s.ok() && runtime == "v1" && !report.dynamic_reason.empty()) {
     std::remove(out_path.c_str());
     s = FailedPrecondition("--runtime=v1: the model runs only on runtime v2 (" + report.dynamic_reason +

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "flags.h"
 #include "ge_option_flags.h"
+#include "progress_line.h"
 #include "onnx_test_case.h"
 
 namespace ge::cli {
@@ -132,7 +133,9 @@ int TestOnnxCommand(int argc, char** argv) {
   std::vector<std::string> cases = FindOnnxTestCases(flags->positional);
   int passed = 0, failed = 0;
   std::map<std::string, int> engines;
+  ProgressLine progress(true);  // on a terminal: cases done so far, erased before each FAIL line and the summary
   for (const std::string& dir : cases) {
+    progress.Update("test-onnx", passed + failed, static_cast<int64_t>(cases.size()), "cases");
     CaseResult r;
     if (fork_each) {
       r = RunIsolated(dir, static_cast<int>(*timeout), options);
@@ -148,10 +151,12 @@ int TestOnnxCommand(int argc, char** argv) {
       ++failed;
       for (char& c : why)
         if (c == '\n') c = ' ';
+      progress.Clear();
       std::printf("FAIL %s: %s\n", CaseName(dir).c_str(), why.c_str());
       std::fflush(stdout);
     }
   }
+  progress.Clear();
   std::printf("ran on: %d sink, %d v2, %d interpreter, %d none (failed before an engine ran)\n", engines["sink"],
               engines["v2"], engines["interpreter"], engines[""]);
   std::printf("%d passed, %d failed\n", passed, failed);

@@ -18,6 +18,7 @@ The kill rate is KILLED / (KILLED + SURVIVED). See tools/mutate/README.md.
 """
 import argparse
 import hashlib
+import fnmatch
 import json
 import os
 import random
@@ -39,6 +40,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--build", default="build", help="the configured CMake + Ninja build folder")
     ap.add_argument("--headers", action="store_true", help="mutate the folder's headers too (slower rebuilds)")
+    ap.add_argument("--only", action="append", default=[],
+                    help="mutate only the folder's sources whose path matches this glob (repeatable), e.g. the files "
+                         "a change touched; the folder's covering tests stay the same")
     ap.add_argument("--list", action="store_true", help="print the candidate mutants and what covers DIR; run nothing")
     ap.add_argument("--timeout-factor", type=float, default=3.0,
                     help="a test taking this many times its time on the original tree (plus 30 s) is a kill")
@@ -125,6 +129,10 @@ class Campaign:
         if not os.path.isdir(os.path.join(root, folder)):
             raise SystemExit(f"mutate: no folder {folder} in {root}")
         self.sources = project.production_sources(root, folder, headers=args.headers)
+        if args.only:
+            self.sources = [p for p in self.sources if any(fnmatch.fnmatch(p, g) for g in args.only)]
+            if not self.sources:
+                raise SystemExit(f"mutate: no source of {folder} matches --only {' '.join(args.only)}")
         self.gtests = build.gtest_targets(root, folder, extra_binaries)
         self.ctests = build.labelled_ctests(folder)
         self.targets = sorted(set(self.gtests) | set(build.targets_of_commands([c for _, c in self.ctests])))

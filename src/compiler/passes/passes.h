@@ -116,7 +116,9 @@ struct TuneReport {
   int changed = 0;            // nodes moved off the engine's default choice
   double seconds_saved = 0;   // sum over changed nodes of default minus best time per run
 };
-std::unique_ptr<GraphPass> CreateTunePass(int threads, TuneReport* report);
+// progress (when set) is called after each engine node with (nodes done, engine nodes).
+std::unique_ptr<GraphPass> CreateTunePass(int threads, TuneReport* report,
+                                          std::function<void(int64_t done, int64_t total)> progress = {});
 
 // InferShapes, IdentityRemoval, ConstantFolding, DCE, CSE and BatchNormFolding repeated to a fixed point; then,
 // unless option "ge.fusion" is "0" (default "1"), MatMulAddFusion and ActivationFusion; then InferShapes and

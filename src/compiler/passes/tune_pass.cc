@@ -101,7 +101,8 @@ double TimeCandidate(const kernels::EngineList& engines, const exec::PrepareRequ
 
 class TunePass : public GraphPass {
  public:
-  TunePass(int threads, TuneReport* report) : threads_(threads), report_(report) {}
+  TunePass(int threads, TuneReport* report, std::function<void(int64_t, int64_t)> progress)
+      : threads_(threads), report_(report), progress_(std::move(progress)) {}
   const char* name() const override { return "Tune"; }
 
   StatusOr<bool> Run(ir::Model& model, const PassContext& ctx) override {
@@ -109,8 +110,12 @@ class TunePass : public GraphPass {
     GE_ASSIGN_OR_RETURN(std::unique_ptr<rt::ThreadPool> pool, rt::ThreadPool::Create(threads_));
     bool changed = false;
     const kernels::EngineList engines = EnabledEngines(ctx);
+    int64_t total = 0, done = 0;
+    for (const ir::Node* n : model.graph->nodes()) total += kernels::FindEngine(engines, n->engine()) != nullptr;
     for (ir::Node* n : model.graph->nodes()) {
       if (kernels::FindEngine(engines, n->engine()) == nullptr) continue;
+      if (progress_) progress_(done, total);
+      ++done;
       n->attrs().Erase(exec::kKernelVariantAttr);
       n->attrs().Erase(exec::kKernelThreadsAttr);
       n->attrs().Erase(exec::kKernelImplAttr);
@@ -165,12 +170,14 @@ class TunePass : public GraphPass {
 
   int threads_;
   TuneReport* report_;
+  std::function<void(int64_t, int64_t)> progress_;
 };
 
 }  // namespace
 
-std::unique_ptr<GraphPass> CreateTunePass(int threads, TuneReport* report) {
-  return std::make_unique<TunePass>(threads, report);
+std::unique_ptr<GraphPass> CreateTunePass(int threads, TuneReport* report,
+                                          std::function<void(int64_t done, int64_t total)> progress) {
+  return std::make_unique<TunePass>(threads, report, std::move(progress));
 }
 
 }  // namespace ge::compiler

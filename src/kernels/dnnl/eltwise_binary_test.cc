@@ -126,6 +126,20 @@ TEST(DnnlBinary, NhwcPerChannelOperand) {
   auto p = PrepareCase(same);
   ASSERT_TRUE(p.ok() && (*p)->kernel != nullptr);
   EXPECT_EQ(std::string((*p)->kernel->impl_name()).rfind("dnnl.binary", 0), 0u) << (*p)->kernel->impl_name();
+  // An NHWC activation times a per-channel operand into a plain output (a chain's last node): not ge's NHWC kernel,
+  // whose stored dims would write the output in NHWC order.
+  const Tensor x = RandomTensor({2, 5, 3, 4}, rng), sc = RandomTensor({1, 5, 1, 1}, rng, 0.5, 2);
+  auto want = RunRef(Case("Mul", {x, sc}));
+  ASSERT_TRUE(want.ok()) << want.status().ToString();
+  Case to_plain("Mul", {ToNhwc(x, true), sc});
+  to_plain.input_formats = {Format::kNHWC, Format::kND};
+  to_plain.output_formats = {Format::kNCHW};
+  auto q = PrepareCase(to_plain);
+  ASSERT_TRUE(q.ok()) << q.status().ToString();
+  ASSERT_NE((*q)->kernel, nullptr);
+  EXPECT_STRNE((*q)->kernel->impl_name(), "exec.binary_f32");
+  ASSERT_TRUE((*q)->Run().ok());
+  ExpectNear((*q)->outputs[0], (*want)[0].tensor, 1e-6, "into a plain output");
 }
 
 // Operands of one shape in different layouts (RAFT: an NHWC chain's activation times a plain one): the plain

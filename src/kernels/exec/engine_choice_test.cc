@@ -105,6 +105,11 @@ TEST(EngineChoice, TheFirstCandidateThatPreparesRunsTheNode) {
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(*d, nullptr);
   EXPECT_EQ(chosen, nullptr);
+  chosen = engines[1].get();  // a caller's stale value is cleared when every candidate declines
+  auto e = ChooseOnEngines(n.request, none, &chosen);
+  ASSERT_TRUE(e.ok());
+  EXPECT_FALSE(e->prepared);
+  EXPECT_EQ(chosen, nullptr);
 }
 
 TEST(EngineChoice, VariantsListTheDefaultEnginesFirst) {
