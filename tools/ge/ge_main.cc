@@ -20,6 +20,7 @@ struct Command {
 const Command kPublicCommands[] = {
     {ge::cli::CompileCommandSpec, ge::cli::CompileCommand},
     {ge::cli::RunOpCommandSpec, ge::cli::RunOpCommand},
+    {ge::cli::TrainCommandSpec, ge::cli::TrainCommand},
 };
 
 bool IsHelp(const char* arg) { return !std::strcmp(arg, "--help") || !std::strcmp(arg, "-h"); }

@@ -1,20 +1,20 @@
 // ge train: train an ONNX model that carries training info (TrainingInfoProto) in a session (issue 11). The
 // initialization graph runs once (skipped after --restore), then the training step --steps times on the same
 // inputs (full batch); scalar outputs (the loss) are printed as the steps go. --save writes a checkpoint,
-// --save_variables one NAME.npy per variable.
+// --save_variables one NAME.npy per variable. On the public API alone (ge/training.h, ge/session.h): built into ge.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
 #include "base/npy.h"
 #include "commands.h"
 #include "flags.h"
+#include "ge/graph.h"
 #include "ge/session.h"
-#include "io_util.h"
-#include "parser/onnx/onnx_parser.h"
-#include "session/graph_access.h"
-#include "session/training_graphs.h"
+#include "ge/training.h"
+#include "tensor_text.h"
 
 namespace ge::cli {
 namespace {
@@ -22,7 +22,7 @@ namespace {
 constexpr uint32_t kInitGraph = 1, kStepGraph = 2;
 
 // --input NAME=FILE for every input of the step graph.
-StatusOr<std::vector<Tensor>> StepInputs(const Flags& flags, const ir::Graph& step) {
+StatusOr<std::vector<Tensor>> StepInputs(const Flags& flags, const std::vector<std::string>& step_inputs) {
   std::map<std::string, std::string> files;
   for (const std::string& spec : flags.GetAll("input")) {
     const size_t eq = spec.find('=');
@@ -30,9 +30,9 @@ StatusOr<std::vector<Tensor>> StepInputs(const Flags& flags, const ir::Graph& st
     files[spec.substr(0, eq)] = spec.substr(eq + 1);
   }
   std::vector<Tensor> inputs;
-  for (const ir::Value* in : step.inputs()) {
-    auto it = files.find(in->name());
-    if (it == files.end()) return InvalidArgument("the training step needs --input=" + in->name() + "=FILE.npy");
+  for (const std::string& name : step_inputs) {
+    auto it = files.find(name);
+    if (it == files.end()) return InvalidArgument("the training step needs --input=" + name + "=FILE.npy");
     GE_ASSIGN_OR_RETURN(Tensor t, ReadNpy(it->second));
     inputs.push_back(std::move(t));
     files.erase(it);
@@ -54,11 +54,10 @@ std::string Scalars(const std::vector<std::string>& names, const std::vector<Ten
 
 Status Train(const Flags& flags) {
   GE_ASSIGN_OR_RETURN(int64_t steps, flags.GetInt("steps", 1, 0, int64_t{1} << 40));
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, onnx_parser::ParseModelFile(flags.Get("model")));
-  GE_ASSIGN_OR_RETURN(session::TrainingGraphs graphs, session::LowerTraining(*model));
-  GE_ASSIGN_OR_RETURN(std::vector<Tensor> inputs, StepInputs(flags, *graphs.step->graph));
-  std::vector<std::string> output_names;
-  for (const ir::Value* o : graphs.step->graph->outputs()) output_names.push_back(o->name());
+  GE_ASSIGN_OR_RETURN(Graph model, Graph::FromOnnxFile(flags.Get("model")));
+  GE_ASSIGN_OR_RETURN(TrainingGraphs graphs, LowerTraining(model));
+  GE_ASSIGN_OR_RETURN(std::vector<Tensor> inputs, StepInputs(flags, graphs.step_inputs));
+  const std::vector<std::string>& output_names = graphs.step_outputs;
 
   GE_RETURN_IF_ERROR(GEInitialize());
   Session session(Options{{"ge.graphRunMode", "1"}});
@@ -66,11 +65,11 @@ Status Train(const Flags& flags) {
   std::vector<Tensor> outputs;
   if (flags.Has("restore")) {
     GE_RETURN_IF_ERROR(session.RestoreCheckpoint(flags.Get("restore")));
-  } else if (graphs.initialization != nullptr) {
-    GE_RETURN_IF_ERROR(session.AddGraph(kInitGraph, session::GraphAccess::FromModel(std::move(graphs.initialization))));
+  } else if (graphs.has_initialization) {
+    GE_RETURN_IF_ERROR(session.AddGraph(kInitGraph, graphs.initialization));
     GE_RETURN_IF_ERROR(session.RunGraph(kInitGraph, {}, outputs));
   }
-  GE_RETURN_IF_ERROR(session.AddGraph(kStepGraph, session::GraphAccess::FromModel(std::move(graphs.step))));
+  GE_RETURN_IF_ERROR(session.AddGraph(kStepGraph, graphs.step));
   const int64_t report_every = std::max<int64_t>(1, steps / 10);
   for (int64_t i = 0; i < steps; ++i) {
     GE_RETURN_IF_ERROR(session.RunGraph(kStepGraph, inputs, outputs));
@@ -93,62 +92,7 @@ Status Train(const Flags& flags) {
   return Status::Ok();
 }
 
-// ge run --model=M.onnx --checkpoint=CKPT: the model's inference graph in a session whose variables come from the
-// checkpoint (a model with training info reads its trained initializers as variables).
-Status RunWithCheckpoint(const Flags& flags) {
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, onnx_parser::ParseModelFile(flags.Get("model")));
-  if (!model->training_info.empty()) {
-    GE_ASSIGN_OR_RETURN(session::TrainingGraphs graphs, session::LowerTraining(*model));
-    model = std::move(graphs.inference);
-  }
-  std::vector<Tensor> inputs;
-  std::map<std::string, std::string> files;
-  std::vector<std::string> positional;
-  for (const std::string& spec : flags.GetAll("input")) {
-    const size_t eq = spec.find('=');
-    if (eq == std::string::npos) {
-      positional.push_back(spec);
-    } else {
-      files[spec.substr(0, eq)] = spec.substr(eq + 1);
-    }
-  }
-  size_t next = 0;
-  for (const ir::Value* in : model->graph->inputs()) {
-    auto it = files.find(in->name());
-    std::string file = it != files.end() ? it->second : next < positional.size() ? positional[next++] : "";
-    if (file.empty()) return InvalidArgument("input '" + in->name() + "' needs --input=" + in->name() + "=FILE.npy");
-    GE_ASSIGN_OR_RETURN(Tensor t, ReadNpy(file));
-    inputs.push_back(std::move(t));
-  }
-  std::vector<std::string> output_names;
-  for (const ir::Value* o : model->graph->outputs()) output_names.push_back(o->name());
-
-  GE_RETURN_IF_ERROR(GEInitialize());
-  Session session;
-  GE_RETURN_IF_ERROR(session.status());
-  GE_RETURN_IF_ERROR(session.RestoreCheckpoint(flags.Get("checkpoint")));
-  GE_RETURN_IF_ERROR(session.AddGraph(1, session::GraphAccess::FromModel(std::move(model))));
-  std::vector<Tensor> outputs;
-  GE_RETURN_IF_ERROR(session.RunGraph(1, inputs, outputs));
-  const std::string dir = flags.Get("output_dir");
-  if (!dir.empty()) ::mkdir(dir.c_str(), 0755);
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    std::printf("%s\n", SummarizeTensor(output_names[i], outputs[i]).c_str());
-    if (!dir.empty()) GE_RETURN_IF_ERROR(WriteNpy(dir + "/" + SanitizeFileName(output_names[i]) + ".npy", outputs[i]));
-  }
-  return Status::Ok();
-}
-
 }  // namespace
-
-int RunWithCheckpointCommand(const Flags& flags) {
-  Status s = RunWithCheckpoint(flags);
-  if (!s.ok()) {
-    std::fprintf(stderr, "ge run: %s\n", s.ToString().c_str());
-    return 1;
-  }
-  return 0;
-}
 
 const CommandSpec& TrainCommandSpec() {
   static const CommandSpec spec = {
