@@ -250,6 +250,11 @@ void RegisterSession(py::module_& m) {
           },
           py::arg("graph_id"), py::arg("inputs"), "Runs the graph (built on first use); returns its outputs.")
       .def(
+          "write_trace", [](PySession& s, const std::string& path) { ThrowIfError(s.s().WriteTrace(path)); },
+          py::arg("path"),
+          "With session option ge.exec.profilingMode=1: the timeline of the session's graph loads and kernel runs "
+          "as Chrome / Perfetto trace-event JSON.")
+      .def(
           "run_graph_async",
           [](PySession& s, uint32_t id, const py::object& inputs, const py::function& callback) {
             std::vector<Tensor> in = OwnedTensors(inputs);
