@@ -6,7 +6,7 @@ seconds=${1:-60}
 cd "$(dirname "$0")/.."
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGE_BUILD_FUZZERS=ON \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
-cmake --build build-fuzz --target onnx_import_fuzz om_reader_fuzz weight_file_fuzz value_bins_fuzz sink_model_fuzz lowered_model_fuzz var_info_fuzz checkpoint_fuzz option_table_fuzz model_format_fuzz -j "$(nproc)"
+cmake --build build-fuzz --target onnx_import_fuzz om_reader_fuzz weight_file_fuzz value_bins_fuzz sink_model_fuzz lowered_model_fuzz var_info_fuzz checkpoint_fuzz option_table_fuzz model_format_fuzz ir_text_fuzz -j "$(nproc)"
 
 # fuzz NAME: runs build-fuzz/bin/NAME_fuzz on build-fuzz/corpus/NAME for $seconds.
 fuzz() {
@@ -49,6 +49,9 @@ fuzz sink_model
 mkdir -p build-fuzz/corpus/lowered_model
 GE_LOWERED_FUZZ_WRITE_SEEDS=build-fuzz/corpus/lowered_model build-fuzz/bin/lowered_model_fuzz
 fuzz lowered_model
+mkdir -p build-fuzz/corpus/ir_text
+GE_IRT_FUZZ_WRITE_SEEDS=build-fuzz/corpus/ir_text build-fuzz/bin/ir_text_fuzz
+fuzz ir_text
 mkdir -p build-fuzz/corpus/option_table
 GE_OPT_FUZZ_WRITE_SEEDS=build-fuzz/corpus/option_table build-fuzz/bin/option_table_fuzz
 fuzz option_table

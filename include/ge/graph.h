@@ -67,6 +67,9 @@ class GE_API Graph {
   explicit Graph(const std::string& name = "graph");
   // The graph of an ONNX model file (training info, if any, is kept for the training tools).
   static StatusOr<Graph> FromOnnxFile(const std::string& path);
+  // The graph of a file in ge's IR text form (.geir: what `ge compile --dump_graph` writes; it may hold ge's own
+  // ops).
+  static StatusOr<Graph> FromGeirFile(const std::string& path);
   ~Graph();
   Graph(Graph&&) noexcept;
   Graph& operator=(Graph&&) noexcept;

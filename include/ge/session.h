@@ -108,6 +108,11 @@ class GE_API Session {
   // A new graph id over the same compiled model (weights shared) with its own feature map and execution state.
   Status ForkGraph(uint32_t graph_id, uint32_t new_graph_id);
 
+  // With session option ge.exec.profilingMode=1: the timeline since the session was created (every graph's load
+  // phases, one slice per kernel run on a track per stream or executor worker) as a Chrome / Perfetto trace-event
+  // JSON file. FailedPrecondition without that option.
+  Status WriteTrace(const std::string& path) const;
+
   struct Impl;
 
  private:

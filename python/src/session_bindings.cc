@@ -106,11 +106,12 @@ void SetVariable(Session& session, const std::string& name, const py::handle& va
   ThrowIfError(st);
 }
 
-// The graph argument of add_graph: a ge.Graph, or a path / bytes of an ONNX model.
+// The graph argument of add_graph: a ge.Graph, or the path of an ONNX or IR text (.geir) model.
 Graph GraphArgument(const py::handle& graph) {
   if (py::isinstance<PyGraph>(graph)) return ValueOrThrow(graph.cast<PyGraph&>().graph().Clone());
   ModelArgument arg = ReadModelArgument(graph);
-  if (!arg.is_path()) ThrowInvalidArgument("add_graph takes a ge.Graph or the path of an ONNX model");
+  if (!arg.is_path()) ThrowInvalidArgument("add_graph takes a ge.Graph or the path of an ONNX or .geir model");
+  if (arg.format == ModelFormat::kGeir) return ValueOrThrow(Graph::FromGeirFile(arg.path));
   return ValueOrThrow(Graph::FromOnnxFile(arg.path));
 }
 
@@ -131,6 +132,12 @@ void RegisterGraph(py::module_& m) {
             return new PyGraph(ValueOrThrow(Graph::FromOnnxFile(ReadModelArgument(path).path)));
           },
           py::arg("path"), "The graph of an ONNX model file (training info kept).")
+      .def_static(
+          "from_geir",
+          [](const py::object& path) {
+            return new PyGraph(ValueOrThrow(Graph::FromGeirFile(ReadModelArgument(path).path)));
+          },
+          py::arg("path"), "The graph of a file in ge's IR text form (.geir, `ge compile --dump_graph` writes it).")
       .def_property_readonly("name", [](PyGraph& g) { return g.graph().name(); })
       .def(
           "input",
@@ -249,6 +256,11 @@ void RegisterSession(py::module_& m) {
             return ToArrayList(out);
           },
           py::arg("graph_id"), py::arg("inputs"), "Runs the graph (built on first use); returns its outputs.")
+      .def(
+          "write_trace", [](PySession& s, const std::string& path) { ThrowIfError(s.s().WriteTrace(path)); },
+          py::arg("path"),
+          "With session option ge.exec.profilingMode=1: the timeline of the session's graph loads and kernel runs "
+          "as Chrome / Perfetto trace-event JSON.")
       .def(
           "run_graph_async",
           [](PySession& s, uint32_t id, const py::object& inputs, const py::function& callback) {

@@ -119,3 +119,19 @@ def test_session_errors():
         sess.run_graph(1, [np.ones(4, np.float32)])
     with pytest.raises(ge.Error):
         sess.restore_checkpoint("/nonexistent/ckpt")
+
+
+def test_a_geir_graph_runs_in_a_session(tmp_path):
+    path = tmp_path / "scale.geir"
+    path.write_text("graph scale(%x: float32[3]) {\n  mul: %y = Mul(%x, %k)\n  const %k = float32[3] [1, 2, 3]\n"
+                    "  return %y\n}\n")
+    s = ge.Session()
+    s.add_graph(1, str(path))
+    (y,) = s.run_graph(1, [np.ones(3, np.float32)])
+    np.testing.assert_array_equal(y, np.array([1, 2, 3], np.float32))
+    g = ge.Graph.from_geir(str(path))
+    assert g.name == "scale"
+    bad = tmp_path / "bad.geir"
+    bad.write_text("graph broken(%x: float32[3]) {\n  mul: %y = Mul(%x,\n")
+    with pytest.raises(ge.Error):
+        s.add_graph(2, str(bad))

@@ -56,3 +56,22 @@ def test_offline_model_trace(mlp_om, tmp_path):
     except ge.Error:
         pass
     assert not os.path.exists(str(tmp_path / "none.json"))
+
+
+def test_session_trace(tmp_path):
+    s = ge.Session({"ge.exec.profilingMode": "1"})
+    g = ge.Graph("relu")
+    x = g.input("x", np.float32, [4])
+    g.add_output(g.op("Relu", [x]))
+    s.add_graph(1, g)
+    for _ in range(2):
+        s.run_graph(1, [np.ones(4, np.float32)])
+    path = str(tmp_path / "session.json")
+    s.write_trace(path)
+    kernels, _ = kernel_slices(path)
+    assert kernels and len(kernels) % 2 == 0
+    try:
+        ge.Session().write_trace(str(tmp_path / "none.json"))
+        raise AssertionError("write_trace without ge.exec.profilingMode must raise")
+    except ge.FailedPrecondition:
+        pass

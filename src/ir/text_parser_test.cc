@@ -457,3 +457,30 @@ TEST(TextForm, StableAcrossReparse) {
 
 }  // namespace
 }  // namespace ge::ir
+
+namespace ge::ir {
+namespace {
+
+// Sizes the text does not pay for are refused before anything is allocated: an elided tensor above 1 GiB, written
+// values beyond the tokens left.
+TEST(TextParser, AbsurdTensorSizesAreRefusedBeforeAllocating) {
+  auto huge_elided = ParseModelText(
+      "graph g(%x: float32[2]) {\n  add: %y = Add(%x, %k)\n"
+      "  const %k = float32[100000,100000] <elided 10000000000 elements>\n  return %y\n}\n");
+  ASSERT_FALSE(huge_elided.ok());
+  EXPECT_NE(huge_elided.status().message().find("elided"), std::string::npos) << huge_elided.status().ToString();
+  auto huge_written = ParseModelText(
+      "graph g(%x: float32[2]) {\n  add: %y = Add(%x, %k)\n  const %k = float32[100000,100000] [1, 2]\n"
+      "  return %y\n}\n");
+  ASSERT_FALSE(huge_written.ok());
+  EXPECT_NE(huge_written.status().message().find("remaining tokens"), std::string::npos)
+      << huge_written.status().ToString();
+  // An elided tensor within the bound still reads back as zeros.
+  auto small = ParseModelText(
+      "graph g(%x: float32[2]) {\n  add: %y = Add(%x, %k)\n  const %k = float32[2] <elided 2 elements>\n"
+      "  return %y\n}\n");
+  ASSERT_TRUE(small.ok()) << small.status().ToString();
+}
+
+}  // namespace
+}  // namespace ge::ir

@@ -1,5 +1,6 @@
 #include "ir/text_syntax.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace ge::ir::text {
@@ -7,6 +8,8 @@ namespace ge::ir::text {
 namespace {
 
 constexpr int kMaxGraphDepth = 64;
+// Largest tensor an <elided N elements> body stands for (read back as zeros).
+constexpr int64_t kMaxElidedBytes = int64_t{1} << 30;
 
 // Out-of-range doubles become +-inf instead of an undefined conversion.
 float NarrowToFloat(double d) {
@@ -167,10 +170,24 @@ StatusOr<Tensor> SyntaxParser::ParseBody(DataType dt, const Dims& dims, const To
     Next();
     return Tensor();
   }
+  // Bounded before anything is allocated: values written out need a token each, and an elided tensor (a dump's
+  // placeholder for large weights, read back as zeros) at most kMaxElidedBytes.
+  auto numel = CheckedNumElements(dims);
+  if (!numel.ok()) return ErrorAt(where.line, where.col, numel.status().message());
+  const Token start = Peek();
+  const bool elided = start.kind == Tok::kAngle;
+  const int64_t element_bytes = std::max<int64_t>(1, static_cast<int64_t>(DataTypeSize(dt)));
+  if (elided && *numel > kMaxElidedBytes / element_bytes) {
+    return ErrorAt(where.line, where.col, type + " is elided, and elided tensors are read back as zeros of at most " +
+                                              std::to_string(kMaxElidedBytes) + " bytes");
+  }
+  if (!elided && *numel > static_cast<int64_t>(t_.size() - std::min(p_, t_.size()))) {
+    return ErrorAt(where.line, where.col, type + " has " + std::to_string(*numel) +
+                                              " elements, more than the text's remaining tokens");
+  }
   auto made = Tensor::Create(dt, dims);
   if (!made.ok()) return ErrorAt(where.line, where.col, made.status().message());
   Tensor t = std::move(made).value();
-  const Token start = Peek();
   if (start.kind == Tok::kAngle) {
     int64_t n = -1;
     if (start.text.rfind("elided ", 0) == 0) {

@@ -1,5 +1,7 @@
 // ge::Graph: a builder over an ir::Model. Values are handles (indices into the builder's value list); the first
 // error sticks and every later call is a no-op.
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 #include "ge/graph.h"
@@ -8,6 +10,7 @@
 #include "ops/op_id.h"
 #include "ops/op_schema.h"
 #include "parser/onnx/onnx_parser.h"
+#include "ir/text_parser.h"
 #include "session/graph_access.h"
 
 namespace ge {
@@ -47,13 +50,20 @@ namespace {
 
 ir::AttrValue ToIrAttr(const AttrValue& a) {
   switch (a.kind()) {
-    case AttrValue::Kind::kInt: return ir::AttrValue::Int(a.i());
-    case AttrValue::Kind::kFloat: return ir::AttrValue::Float(a.f());
-    case AttrValue::Kind::kString: return ir::AttrValue::String(a.s());
-    case AttrValue::Kind::kTensor: return ir::AttrValue::TensorValue(a.t());
-    case AttrValue::Kind::kInts: return ir::AttrValue::Ints(a.ints());
-    case AttrValue::Kind::kFloats: return ir::AttrValue::Floats(a.floats());
-    case AttrValue::Kind::kStrings: return ir::AttrValue::Strings(a.strings());
+    case AttrValue::Kind::kInt:
+      return ir::AttrValue::Int(a.i());
+    case AttrValue::Kind::kFloat:
+      return ir::AttrValue::Float(a.f());
+    case AttrValue::Kind::kString:
+      return ir::AttrValue::String(a.s());
+    case AttrValue::Kind::kTensor:
+      return ir::AttrValue::TensorValue(a.t());
+    case AttrValue::Kind::kInts:
+      return ir::AttrValue::Ints(a.ints());
+    case AttrValue::Kind::kFloats:
+      return ir::AttrValue::Floats(a.floats());
+    case AttrValue::Kind::kStrings:
+      return ir::AttrValue::Strings(a.strings());
   }
   return ir::AttrValue();
 }
@@ -82,8 +92,8 @@ std::vector<Graph::Value> Graph::Impl::AddNode(const std::string& op_type, const
   std::vector<ir::Value*> ins;
   for (size_t i = 0; i < inputs.size(); ++i) ins.push_back(Get(inputs[i], label + " input " + std::to_string(i)));
   if (!status.ok()) return std::vector<Value>(num_outputs);
-  const std::string name = node_name.empty() ? g().UniqueValueName(op_type + "_" + std::to_string(next_node++))
-                                             : node_name;
+  const std::string name =
+      node_name.empty() ? g().UniqueValueName(op_type + "_" + std::to_string(next_node++)) : node_name;
   std::vector<ir::Value*> outs;
   for (int i = 0; i < num_outputs; ++i) {
     outs.push_back(g().AddValue(g().UniqueValueName(name + (num_outputs > 1 ? ":" + std::to_string(i) : ""))));
@@ -111,6 +121,17 @@ Graph& Graph::operator=(Graph&&) noexcept = default;
 StatusOr<Graph> Graph::FromOnnxFile(const std::string& path) {
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, onnx_parser::ParseModelFile(path));
   return session::GraphAccess::FromModel(std::move(model));
+}
+
+StatusOr<Graph> Graph::FromGeirFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound("cannot open IR text file '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in.good() && !in.eof()) return DataLoss("cannot read IR text file '" + path + "'");
+  auto model = ir::ParseModelText(text.str());
+  if (!model.ok()) return model.status().WithContext(path);
+  return session::GraphAccess::FromModel(std::move(*model));
 }
 
 StatusOr<Graph> Graph::Clone() const {
@@ -171,9 +192,7 @@ Graph::Value Graph::AssignAdd(Value ref, Value value) {
 Graph::Value Graph::AssignSub(Value ref, Value value) {
   return impl_->AddNode("AssignSub", "ge", {ref, value}, {}, 1)[0];
 }
-Graph::Value Graph::VarIsInitialized(Value ref) {
-  return impl_->AddNode("VarIsInitializedOp", "ge", {ref}, {}, 1)[0];
-}
+Graph::Value Graph::VarIsInitialized(Value ref) { return impl_->AddNode("VarIsInitializedOp", "ge", {ref}, {}, 1)[0]; }
 
 void Graph::AddOutput(Value v) {
   ir::Value* value = impl_->Get(v, "output");

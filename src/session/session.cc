@@ -16,6 +16,8 @@
 #include "ops/op_id.h"
 #include "session/ge_runtime.h"
 #include "session/graph_access.h"
+#include "base/trace_json.h"
+#include "base/trace_recorder.h"
 #include "session/graph_entry.h"
 #include "om/value_bins.h"
 #include "session/session_options.h"
@@ -32,15 +34,17 @@ struct Session::Impl {
   std::shared_ptr<runtime::RuntimeContext> context;
   std::shared_ptr<var::VarManager> variables;
   Options options;
+  // ge.exec.profilingMode=1: every graph the session loads records into it (Session::WriteTrace).
+  std::unique_ptr<trace::TraceRecorder> trace;
 
-  std::mutex mu;  // the graph table and each entry's state; never held while a graph executes
+  std::mutex mu;                          // the graph table and each entry's state; never held while a graph executes
   std::map<uint32_t, GraphEntry> graphs;  // guarded by mu
 
   // RunGraphAsync: one worker thread, FIFO.
   std::mutex async_mu;
   std::condition_variable async_cv;
   std::deque<std::function<void()>> async_queue;  // guarded by async_mu
-  bool async_stop = false;                         // guarded by async_mu
+  bool async_stop = false;                        // guarded by async_mu
   std::thread async_worker;
 
   ~Impl();
@@ -155,7 +159,7 @@ StatusOr<std::shared_ptr<const CompiledGraph>> CompiledDynamic(const GraphEntry&
   }
   CompiledGraphSummary& s = compiled->summary;
   s.is_static = false;
-  s.inputs = InfoOf(work.graph->inputs());    // unknown dims are -1
+  s.inputs = InfoOf(work.graph->inputs());  // unknown dims are -1
   s.outputs = InfoOf(work.graph->outputs());
   return std::shared_ptr<const CompiledGraph>(std::move(compiled));
 }
@@ -216,6 +220,7 @@ StatusOr<std::shared_ptr<runtime::SinkModel>> Session::Impl::Load(const GraphEnt
   }
   so.feature_map = fixed_feature_map;
   so.feature_map_size = fixed_size;
+  so.trace = trace.get();
   auto model = runtime::SinkModel::Load(entry.compiled->om, &context->device(), so);
   if (!model.ok()) return model.status().WithContext(GraphName(entry.id));
   return std::shared_ptr<runtime::SinkModel>(std::move(*model));
@@ -228,6 +233,7 @@ StatusOr<std::shared_ptr<runtime::v2::ModelV2>> Session::Impl::LoadV2(const Grap
   o.intra_op_threads = context->device().intra_op_threads();
   o.device = &context->device();
   o.variables = variables;
+  o.trace = trace.get();
   auto model = runtime::v2::ModelV2::Load(entry.compiled->om, o);
   if (!model.ok()) return model.status().WithContext(GraphName(entry.id));
   return std::shared_ptr<runtime::v2::ModelV2>(std::move(*model));
@@ -267,7 +273,8 @@ StatusOr<Session::Impl::Runnable> Session::Impl::Built(uint32_t graph_id) {
     return Runnable{nullptr, e->loaded_v2};
   }
   if (e->mode == GraphEntry::Mode::kCompiled) {
-    return Unimplemented(GraphName(graph_id) + " was compiled with CompileGraph: run it with LoadGraph and "
+    return Unimplemented(GraphName(graph_id) +
+                         " was compiled with CompileGraph: run it with LoadGraph and "
                          "RunGraphWithStreamAsync (RunGraph, BuildGraph and RunGraphAsync are unsupported then)");
   }
   if (NeedRebuild(*e)) {
@@ -292,9 +299,9 @@ Status Session::Impl::Execute(runtime::SinkModel& model, const std::vector<Tenso
     const Tensor& t = inputs[i];
     const runtime::IoDesc& d = in_descs[i];
     if (!t.valid() || t.dtype() != d.desc.dtype || t.dims() != d.desc.shape.dims()) {
-      return InvalidArgument("input " + std::to_string(i) + " ('" + d.name + "') must be " + d.desc.ToString() +
-                             ", got " + (t.valid() ? std::string(DataTypeName(t.dtype())) + DimsToString(t.dims())
-                                                   : std::string("no tensor")));
+      return InvalidArgument(
+          "input " + std::to_string(i) + " ('" + d.name + "') must be " + d.desc.ToString() + ", got " +
+          (t.valid() ? std::string(DataTypeName(t.dtype())) + DimsToString(t.dims()) : std::string("no tensor")));
     }
     in.push_back(runtime::DataBuffer{const_cast<void*>(t.raw_data()), t.nbytes()});
   }
@@ -326,8 +333,8 @@ Status Session::Impl::ExecuteV2(runtime::v2::ModelV2& model, const std::vector<T
 
 Status Session::Impl::Run(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) {
   GE_ASSIGN_OR_RETURN(Runnable model, Built(graph_id));
-  Status s = model.v2 != nullptr ? ExecuteV2(*model.v2, inputs, outputs)
-                                 : Execute(*model.sink, inputs, outputs, nullptr, 0);
+  Status s =
+      model.v2 != nullptr ? ExecuteV2(*model.v2, inputs, outputs) : Execute(*model.sink, inputs, outputs, nullptr, 0);
   return s.ok() ? s : s.WithContext(GraphName(graph_id));
 }
 
@@ -350,6 +357,9 @@ Session::Session(const Options& options) : impl_(std::make_unique<Impl>()) {
   impl_->status = session::CheckOptions(options, "session");
   if (!impl_->status.ok()) return;
   impl_->options = options;
+  if (auto it = options.find("ge.exec.profilingMode"); it != options.end() && it->second == "1") {
+    impl_->trace = std::make_unique<trace::TraceRecorder>(trace::TraceRecorder::kDefaultCapacity, "ge session");
+  }
   session::GeRuntime& rt = session::ProcessRuntime();
   {
     std::lock_guard<std::mutex> lk(rt.mu);
@@ -456,7 +466,8 @@ Status NotCompiled(uint32_t graph_id, const char* call) {
 }
 // Feature memory bases, LoadGraph and RunGraphWithStreamAsync address a static model's fixed memory plan.
 Status DynamicUnsupported(uint32_t graph_id, const char* call) {
-  return Unimplemented(std::string(call) + ": " + GraphName(graph_id) + " has dynamic shapes (runtime v2 takes its "
+  return Unimplemented(std::string(call) + ": " + GraphName(graph_id) +
+                       " has dynamic shapes (runtime v2 takes its "
                        "memory per run, there is no fixed feature memory or load step); run it with RunGraph or "
                        "RunGraphAsync");
 }
@@ -481,8 +492,9 @@ Status Session::SetGraphConstMemoryBase(uint32_t graph_id, const void* memory, s
     return InvalidArgument("SetGraphConstMemoryBase: " + GraphName(graph_id) + " needs " +
                            std::to_string(e->compiled->summary.const_memory_size) + " bytes");
   }
-  return Unimplemented("SetGraphConstMemoryBase: ge reads constants where the compiled model maps them; "
-                       "caller-provided constant memory is not supported");
+  return Unimplemented(
+      "SetGraphConstMemoryBase: ge reads constants where the compiled model maps them; "
+      "caller-provided constant memory is not supported");
 }
 
 Status Session::SetGraphFixedFeatureMemoryBase(uint32_t graph_id, void* memory, size_t size) {
@@ -496,8 +508,8 @@ Status Session::SetGraphFixedFeatureMemoryBase(uint32_t graph_id, void* memory, 
   }
   const size_t need = e->compiled->summary.feature_memory_size;
   if (memory == nullptr || size < need || reinterpret_cast<uintptr_t>(memory) % 64 != 0) {
-    return InvalidArgument("SetGraphFixedFeatureMemoryBase: " + GraphName(graph_id) + " needs " +
-                           std::to_string(need) + " bytes, 64-byte aligned; got " + std::to_string(size));
+    return InvalidArgument("SetGraphFixedFeatureMemoryBase: " + GraphName(graph_id) + " needs " + std::to_string(need) +
+                           " bytes, 64-byte aligned; got " + std::to_string(size));
   }
   e->fixed_feature_map = memory;
   e->fixed_feature_map_size = size;
@@ -517,8 +529,8 @@ Status Session::UpdateGraphFeatureMemoryBase(uint32_t graph_id, void* memory, si
   }
   const size_t need = e->compiled->summary.feature_memory_size;
   if (memory == nullptr || size < need || reinterpret_cast<uintptr_t>(memory) % 64 != 0) {
-    return InvalidArgument("UpdateGraphFeatureMemoryBase: " + GraphName(graph_id) + " needs " +
-                           std::to_string(need) + " bytes, 64-byte aligned; got " + std::to_string(size));
+    return InvalidArgument("UpdateGraphFeatureMemoryBase: " + GraphName(graph_id) + " needs " + std::to_string(need) +
+                           " bytes, 64-byte aligned; got " + std::to_string(size));
   }
   e->refreshed_feature_map = memory;
   e->refreshed_feature_map_size = size;
@@ -596,6 +608,16 @@ bool Session::IsGraphNeedRebuild(uint32_t graph_id) {
     return false;
   }
   return impl_->NeedRebuild(**e);
+}
+
+Status Session::WriteTrace(const std::string& path) const {
+  GE_RETURN_IF_ERROR(impl_->status);
+  if (impl_->trace == nullptr) {
+    return FailedPrecondition(
+        "Session::WriteTrace: the session records no timeline (session option "
+        "ge.exec.profilingMode=1)");
+  }
+  return trace::WriteTraceFile(*impl_->trace, path);
 }
 
 Status Session::ForkGraph(uint32_t graph_id, uint32_t new_graph_id) {
