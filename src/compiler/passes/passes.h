@@ -88,8 +88,8 @@ std::vector<EngineRule> DefaultEngineRules();
 std::unique_ptr<GraphPass> CreateEngineAssignmentPass(std::vector<EngineRule> rules = DefaultEngineRules());
 
 // Format selection for a static model after engine assignment: `layout` (NHWC or NC1HWC0) for the 4-D float
-// activations that an engine's convolutions, pools and channel concats pass to each other, with ge::TransData nodes back
-// to NCHW where such a value reaches another reader or a graph output (format_selection_pass.cc).
+// activations that an engine's convolutions, pools and channel concats pass to each other, with ge::TransData nodes
+// back to NCHW where such a value reaches another reader or a graph output (format_selection_pass.cc).
 std::unique_ptr<GraphPass> CreateFormatSelectionPass(Format layout);
 // The engine whose chains format selection lays out: the first of PassContext::engines, not turned off by
 // ge.engine.<name>=0, with a blocked layout at PassContext::target; nullptr when none has.
@@ -101,7 +101,7 @@ const kernels::Engine* BlockedLayoutEngine(const PassContext& ctx);
 // implementation listed there; with `prepack`, constant weights stored in the layout the kernel reads them in.
 using exec::kKernelImplAttr;
 struct KernelSelectionReport {
-  std::map<std::string, int> impls;           // implementation name -> nodes
+  std::map<std::string, int> impls;          // implementation name -> nodes
   std::vector<std::string> reference_nodes;  // "node (impl)"
 };
 // keep_sourced: weights whose bytes lie in the model's external data file (ir::Value::const_source) are not
@@ -115,10 +115,15 @@ struct TuneReport {
   int nodes = 0;              // nodes with more than one candidate
   int changed = 0;            // nodes moved off the engine's default choice
   double seconds_saved = 0;   // sum over changed nodes of default minus best time per run
+  int failed_candidates = 0;  // candidates that did not prepare or whose run failed (never chosen)
 };
 // progress (when set) is called after each engine node with (nodes done, engine nodes).
+// candidate_seconds (tests): when set, a candidate that prepared and ran is scored by it (node, variant, thread
+// count, measured seconds) instead of by its measured time, so a test can decide which candidate is fastest.
+using TuneScore = std::function<double(const ir::Node& node, const std::string& variant, int threads, double measured)>;
 std::unique_ptr<GraphPass> CreateTunePass(int threads, TuneReport* report,
-                                          std::function<void(int64_t done, int64_t total)> progress = {});
+                                          std::function<void(int64_t done, int64_t total)> progress = {},
+                                          TuneScore candidate_seconds = {});
 
 // InferShapes, IdentityRemoval, ConstantFolding, DCE, CSE and BatchNormFolding repeated to a fixed point; then,
 // unless option "ge.fusion" is "0" (default "1"), MatMulAddFusion and ActivationFusion; then InferShapes and
@@ -146,23 +151,23 @@ std::unique_ptr<GraphPass> CreateVariableFormatPass(std::map<std::string, std::v
 // ge::FileConstant node reading them there (unless embed_sources); with mode 1|2 every other constant of at least
 // min_bytes that is read becomes one reading a weight file the pass writes.
 struct ExternalWeightsOptions {
-  int mode = 0;                     // 0: no weight files written; 1: a file per distinct tensor; 2: one combined file
-  bool embed_sources = false;       // copy constants with a source into the .om (or the weight files) instead
-  std::string om_dir;               // absolute directory of the .om; "" when it goes to memory
-  std::string directory;            // absolute; where the files are written (created when missing)
-  std::string recorded_directory;   // what FileConstant file_path attributes start with: relative to the .om's
-                                    // directory when the files lie below it, else absolute; "" = the .om's own
-  std::string combined_file_name;   // mode 2
-  uint64_t min_bytes = 64;          // smaller constants stay in the .om
+  int mode = 0;                    // 0: no weight files written; 1: a file per distinct tensor; 2: one combined file
+  bool embed_sources = false;      // copy constants with a source into the .om (or the weight files) instead
+  std::string om_dir;              // absolute directory of the .om; "" when it goes to memory
+  std::string directory;           // absolute; where the files are written (created when missing)
+  std::string recorded_directory;  // what FileConstant file_path attributes start with: relative to the .om's
+                                   // directory when the files lie below it, else absolute; "" = the .om's own
+  std::string combined_file_name;  // mode 2
+  uint64_t min_bytes = 64;         // smaller constants stay in the .om
 };
 struct ExternalWeightsReport {
   std::string directory;
-  int tensors = 0;             // FileConstant nodes made (both kinds)
-  uint64_t bytes = 0;          // their bytes
-  int source_tensors = 0;      // of them, reading the model's own external data files
+  int tensors = 0;         // FileConstant nodes made (both kinds)
+  uint64_t bytes = 0;      // their bytes
+  int source_tensors = 0;  // of them, reading the model's own external data files
   uint64_t source_bytes = 0;
-  uint64_t bytes_written = 0;  // distinct bytes in the files
-  std::vector<std::string> files;  // paths of the files written
+  uint64_t bytes_written = 0;             // distinct bytes in the files
+  std::vector<std::string> files;         // paths of the files written
   std::vector<std::string> source_files;  // paths of the external data files read in place
 };
 // The options the GE options ask for: ge.externalWeight (0|1|2, default 0) and ge.externalWeightDir (default: next

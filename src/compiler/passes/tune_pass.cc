@@ -10,6 +10,7 @@
 // weights for the chosen variant).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <random>
 #include <string>
 #include <vector>
@@ -101,8 +102,8 @@ double TimeCandidate(const kernels::EngineList& engines, const exec::PrepareRequ
 
 class TunePass : public GraphPass {
  public:
-  TunePass(int threads, TuneReport* report, std::function<void(int64_t, int64_t)> progress)
-      : threads_(threads), report_(report), progress_(std::move(progress)) {}
+  TunePass(int threads, TuneReport* report, std::function<void(int64_t, int64_t)> progress, TuneScore score)
+      : threads_(threads), report_(report), progress_(std::move(progress)), score_(std::move(score)) {}
   const char* name() const override { return "Tune"; }
 
   StatusOr<bool> Run(ir::Model& model, const PassContext& ctx) override {
@@ -133,7 +134,9 @@ class TunePass : public GraphPass {
       for (const std::string& variant : variants) {
         for (int t : thread_counts) {
           SetVariant(n, variant, t);
-          const double s = TimeCandidate(engines, r, *buffers, t == threads_ ? pool.get() : nullptr);
+          double s = TimeCandidate(engines, r, *buffers, t == threads_ ? pool.get() : nullptr);
+          if (std::isinf(s) && report_ != nullptr) ++report_->failed_candidates;
+          if (!std::isinf(s) && score_) s = score_(*n, variant, t, s);
           if (&variant == &variants.front() && t == threads_) default_time = s;
           if (s < best_time) best_time = s, best_variant = variant, best_threads = t;
         }
@@ -171,13 +174,15 @@ class TunePass : public GraphPass {
   int threads_;
   TuneReport* report_;
   std::function<void(int64_t, int64_t)> progress_;
+  TuneScore score_;
 };
 
 }  // namespace
 
 std::unique_ptr<GraphPass> CreateTunePass(int threads, TuneReport* report,
-                                          std::function<void(int64_t done, int64_t total)> progress) {
-  return std::make_unique<TunePass>(threads, report, std::move(progress));
+                                          std::function<void(int64_t done, int64_t total)> progress,
+                                          TuneScore candidate_seconds) {
+  return std::make_unique<TunePass>(threads, report, std::move(progress), std::move(candidate_seconds));
 }
 
 }  // namespace ge::compiler

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "compiler/passes/pass_test_util.h"
 #include "compiler/passes/passes.h"
 #include "kernels/exec/kernel_variant.h"
@@ -71,6 +75,62 @@ graph net(%x: float32[1,64,56,56]) {
   ASSERT_NE(m1, nullptr);
   ASSERT_TRUE(RunOnePass(CreateTunePass(1, &one), *m1, BuiltinEnginesContext()).status.ok());
   EXPECT_EQ(one.nodes, 0);  // one variant at one thread: nothing to choose
+}
+
+// Scores decided by the test (TuneScore): the candidate scored fastest by more than 5% is what the node records,
+// the report counts it and what it saves, and the pass says it changed the graph.
+TEST(TunePass, RecordsTheFastestCandidateBeyondTheNoiseMargin) {
+  auto m = Parse(kNet);
+  ASSERT_NE(m, nullptr);
+  std::map<std::string, std::vector<std::string>> seen;  // node -> variants scored at the model's thread count
+  TuneScore score = [&](const ir::Node& n, const std::string& variant, int threads, double) {
+    if (threads == 2) seen[n.name()].push_back(variant);
+    // conv: its second-listed variant at one thread is the fastest; mm: everything alike (the default stays)
+    const std::vector<std::string>& conv = seen["conv"];
+    if (n.name() == "conv") return (threads == 1 && conv.size() >= 2 && variant == conv[1]) ? 1.0 : 2.0;
+    return 1.0;
+  };
+  TuneReport report;
+  auto r = RunOnePass(CreateTunePass(2, &report, {}, score), *m, BuiltinEnginesContext());
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(report.failed_candidates, 0);
+  ASSERT_GE(seen["conv"].size(), 2u);
+  const ir::Node* conv = nullptr;
+  const ir::Node* mm = nullptr;
+  for (const ir::Node* n : m->graph->nodes()) (n->name() == "conv" ? conv : mm) = n;
+  ASSERT_TRUE(conv != nullptr && mm != nullptr);
+  const std::string want = seen["conv"][1];
+  EXPECT_EQ(conv->attrs().GetString(exec::kKernelVariantAttr, ""), want);
+  EXPECT_EQ(conv->attrs().GetInt(exec::kKernelThreadsAttr, 0), 1);
+  EXPECT_FALSE(mm->attrs().Has(exec::kKernelThreadsAttr));
+  EXPECT_EQ(mm->attrs().GetString(exec::kKernelVariantAttr, ""), seen["mm"].front());
+  EXPECT_EQ(report.changed, 1);
+  EXPECT_DOUBLE_EQ(report.seconds_saved, 1.0);
+}
+
+// Within the 5% margin the default stays: noise must not move nodes.
+TEST(TunePass, KeepsTheDefaultWithinTheNoiseMargin) {
+  auto m = Parse(kNet);
+  ASSERT_NE(m, nullptr);
+  std::map<std::string, int> calls;
+  TuneScore score = [&](const ir::Node& n, const std::string&, int, double) {
+    return calls[n.name()]++ == 0 ? 1.0 : 0.97;  // the default first, every other candidate 3% faster
+  };
+  TuneReport report;
+  ASSERT_TRUE(RunOnePass(CreateTunePass(2, &report, {}, score), *m, BuiltinEnginesContext()).status.ok());
+  EXPECT_EQ(report.changed, 0);
+  EXPECT_EQ(report.seconds_saved, 0);
+  for (const ir::Node* n : m->graph->nodes()) EXPECT_FALSE(n->attrs().Has(exec::kKernelThreadsAttr)) << n->name();
+}
+
+// Every candidate of the test net prepares and runs: none counted failed (a candidate that cannot run is never
+// chosen, and is counted).
+TEST(TunePass, CountsNoFailedCandidatesOnAHealthyNet) {
+  TuneReport report;
+  TunedThreads(2, &report);
+  EXPECT_EQ(report.failed_candidates, 0);
+  EXPECT_EQ(report.nodes, 2);
 }
 
 }  // namespace
