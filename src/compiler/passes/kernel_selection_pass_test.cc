@@ -3,6 +3,7 @@
 #include "compiler/passes/pass_test_util.h"
 #include "compiler/passes/passes.h"
 #include "kernels/exec/kernel_variant.h"
+#include "kernels/exec/packed_weights.h"
 #include "kernels/exec/packed_gemm.h"
 
 namespace ge::compiler {
@@ -49,6 +50,22 @@ TEST(KernelSelectionPass, RecordsTheChosenImplementationAndEngine) {
     if (with_report) {
       EXPECT_EQ(report.impls["exec.packed_gemm_avx2"], 1);
       EXPECT_TRUE(report.reference_nodes.empty());
+    }
+  }
+}
+
+// ge.weights.prepack=0 (prepack false) stores no packed weights; with prepacking the convolution's weights become
+// the kernel's layout (a packed input), ge's SGEMM packs at load (no packed constants for it).
+TEST(KernelSelectionPass, PrepacksOnlyWhenAsked) {
+  for (bool prepack : {false, true}) {
+    SCOPED_TRACE(prepack ? "prepack" : "no prepack");
+    auto m = Parse(kNet);
+    ASSERT_NE(m, nullptr);
+    auto r = RunOnePass(CreateKernelSelectionPass(1, prepack, false, nullptr), *m, BuiltinEnginesContext());
+    ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+    for (const ir::Node* n : m->graph->nodes()) {
+      const bool packed = n->attrs().Has(exec::kPackedInputAttr);
+      EXPECT_EQ(packed, prepack && n->name() == "conv") << n->name();
     }
   }
 }
