@@ -22,8 +22,17 @@ TEST(TraceRecorderTest, KeepsKernelAndPhaseSlices) {
   EXPECT_EQ(s[0].track, 100);
   EXPECT_EQ(s[0].duration_ns, 2500);
   EXPECT_EQ(s[1].name, "load");
+  EXPECT_EQ(s[1].category, "load");  // TraceScope's default category
   EXPECT_GE(s[1].duration_ns, 0);
   EXPECT_EQ(r.track_names().at(100), "stream 0");
+  r.AddSlice(LoadTrack(1), "prepare conv1", "compile", 10, 20, "{\"impl\":\"x\"}");
+  s = r.Snapshot();
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s[2].track, LoadTrack(1));
+  EXPECT_EQ(s[2].category, "compile");
+  EXPECT_EQ(s[2].args_json, "{\"impl\":\"x\"}");
+  EXPECT_EQ(s[2].start_ns, 10);
+  EXPECT_EQ(s[2].duration_ns, 20);
 }
 
 TEST(TraceRecorderTest, NullRecorderScopeDoesNothing) { TraceScope nothing(nullptr, "x"); }
