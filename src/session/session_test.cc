@@ -312,6 +312,7 @@ TEST_F(SessionTest, CallerFeatureMemory) {
   EXPECT_EQ(s.SetGraphFixedFeatureMemoryBase(1, fixed, summary.feature_memory_size - 1).code(),
             StatusCode::kInvalidArgument);
   EXPECT_EQ(s.SetGraphFixedFeatureMemoryBase(1, fixed + 1, sizeof fixed - 64).code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(s.SetGraphFixedFeatureMemoryBase(1, fixed, summary.feature_memory_size).ok());  // exactly enough
   ASSERT_TRUE(s.SetGraphFixedFeatureMemoryBase(1, fixed, sizeof fixed).ok());
   ASSERT_TRUE(s.LoadGraph(1).ok());
   EXPECT_EQ(s.SetGraphFixedFeatureMemoryBase(1, fixed, sizeof fixed).code(), StatusCode::kFailedPrecondition);
