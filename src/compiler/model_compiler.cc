@@ -109,12 +109,38 @@ bool HasSourcedConstants(const ir::Graph& g) {
 
 // Places the graph's variables in the session's manager, records the trans roads variable acceleration made
 // (|roads|), and sets init values — converted along the variable's road when given in its declared desc.
+// A variable the session already has must be declared with as many bytes as it holds (a reshape of the same bytes
+// is GE's RenewCurVarDesc and allowed): a graph declaring `w` float32[4] where the session's `w` is float32[3]
+// would otherwise re-key the variable, and graphs compiled for the old desc would read part of the new one. The
+// logical descs are compared: before a trans road (variable acceleration) of either side.
+Status CheckSameVariableBytes(const ir::Node& n, const std::map<std::string, std::vector<var::TransStep>>& roads,
+                              const var::VarManager& manager) {
+  auto current = manager.GetCurVarDesc(n.name());
+  if (!current.ok()) return Status::Ok();  // a new variable
+  // Read in its stored desc (the variable format pass follows another graph's road): the same variable.
+  if (n.output(0)->desc().dtype == current->dtype && n.output(0)->desc().format == current->format &&
+      n.output(0)->desc().shape.dims() == current->shape.dims()) {
+    return Status::Ok();
+  }
+  const std::vector<var::TransStep> existing_road = manager.GetTransRoad(n.name());
+  const TensorDesc existing = existing_road.empty() ? *current : existing_road.front().input;
+  auto road = roads.find(n.name());
+  const TensorDesc declared = road != roads.end() && !road->second.empty() ? road->second.front().input
+                                                                           : n.output(0)->desc();
+  auto existing_bytes = var::VarBytes(existing), declared_bytes = var::VarBytes(declared);
+  if (!existing_bytes.ok() || !declared_bytes.ok() || *existing_bytes == *declared_bytes) return Status::Ok();
+  return InvalidArgument("variable '" + n.name() + "' is " + existing.ToString() + " (" +
+                         std::to_string(*existing_bytes) + " bytes) in this session; this graph declares it " +
+                         declared.ToString() + " (" + std::to_string(*declared_bytes) + " bytes)");
+}
+
 Status AssignVariables(ir::Graph& g, const std::map<std::string, std::vector<var::TransStep>>& roads,
                        const kernels::EngineList& engines, var::VarManager* manager,
                        std::map<std::string, uint64_t>* addresses) {
   for (ir::Node* n : g.nodes()) {
     if (!ops::IsOp(*n, ops::OpId::kGeVariable)) continue;
     const std::string what = "variable '" + n->name() + "'";
+    GE_RETURN_IF_ERROR(CheckSameVariableBytes(*n, roads, *manager));
     var::VarRequest req;
     req.name = n->name();
     req.desc = n->output(0)->desc();
