@@ -8,17 +8,23 @@ namespace ge::runtime {
 namespace {
 
 StatusOr<std::vector<IoDesc>> Describe(const std::vector<ir::Value*>& values, const std::string& model,
-                                       const char* what) {
+                                       const char* what, bool* dynamic) {
   std::vector<IoDesc> out;
   for (const ir::Value* v : values) {
     const TensorDesc& d = v->desc();
-    if (d.kind != ValueKind::kTensor || !d.shape.IsFullyKnown() || d.dtype == DataType::kString) {
+    if (d.kind != ValueKind::kTensor || d.dtype == DataType::kString || d.shape.unknown_rank()) {
       return FailedPrecondition("model '" + model + "': " + what + " '" + v->name() + "' is " + d.ToString() +
-                                ", not a numeric tensor of known dims; the offline-model API runs fixed shapes (compile with "
-                                "--input_shape, or run it with `ge run`, which uses the interpreter)");
+                                ", not a numeric tensor of known rank; the offline-model API passes numeric tensors "
+                                "(run it with `ge run`)");
     }
-    GE_ASSIGN_OR_RETURN(int64_t n, StorageNumElements(d.shape.dims(), d.format));
-    out.push_back(IoDesc{v->name(), d, static_cast<size_t>(n) * DataTypeSize(d.dtype)});
+    size_t bytes = 0;  // unknown dims: the tensor form of Execute takes any accepted size
+    if (d.shape.IsFullyKnown()) {
+      GE_ASSIGN_OR_RETURN(int64_t n, StorageNumElements(d.shape.dims(), d.format));
+      bytes = static_cast<size_t>(n) * DataTypeSize(d.dtype);
+    } else {
+      *dynamic = true;
+    }
+    out.push_back(IoDesc{v->name(), d, bytes});
   }
   return out;
 }
@@ -40,12 +46,47 @@ StatusOr<std::unique_ptr<InterpreterModel>> InterpreterModel::Load(std::shared_p
   InterpreterOptions options;
   options.seed = seed;
   GE_ASSIGN_OR_RETURN(m->interpreter_, Interpreter::Create(m->model_.get(), options));
-  GE_ASSIGN_OR_RETURN(m->inputs_, Describe(m->interpreter_->inputs(), m->name_, "input"));
-  GE_ASSIGN_OR_RETURN(m->outputs_, Describe(m->interpreter_->outputs(), m->name_, "output"));
+  GE_ASSIGN_OR_RETURN(m->inputs_, Describe(m->interpreter_->inputs(), m->name_, "input", &m->dynamic_));
+  GE_ASSIGN_OR_RETURN(m->outputs_, Describe(m->interpreter_->outputs(), m->name_, "output", &m->dynamic_));
   return m;
 }
 
+Status InterpreterModel::ExecuteTensors(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) {
+  if (inputs.size() != inputs_.size()) {
+    return InvalidArgument("model '" + name_ + "' takes " + std::to_string(inputs_.size()) + " inputs, got " +
+                           std::to_string(inputs.size()));
+  }
+  std::vector<Value> in;
+  in.reserve(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TensorDesc& d = inputs_[i].desc;
+    const Dims& want = d.shape.dims();
+    const Dims& got = inputs[i].dims();
+    bool ok = inputs[i].dtype() == d.dtype && got.size() == want.size();
+    for (size_t k = 0; ok && k < want.size(); ++k) ok = want[k] < 0 || want[k] == got[k];
+    if (!ok) {
+      return InvalidArgument("model '" + name_ + "': input '" + inputs_[i].name + "' is " + d.ToString() + ", got " +
+                             DataTypeName(inputs[i].dtype()) + DimsToString(got));
+    }
+    in.emplace_back(inputs[i]);
+  }
+  std::vector<Value> out;
+  {
+    std::lock_guard<std::mutex> lk(run_mu_);
+    if (aborted_.load()) return Aborted("model '" + name_ + "' was aborted");
+    GE_RETURN_IF_ERROR(interpreter_->Run(in, &out));
+  }
+  outputs->resize(out.size());
+  for (size_t i = 0; i < out.size(); ++i) (*outputs)[i] = out[i].is_tensor() ? std::move(out[i].tensor) : Tensor();
+  return Status::Ok();
+}
+
 Status InterpreterModel::Execute(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs) {
+  if (dynamic_) {
+    return FailedPrecondition("model '" + name_ +
+                              "': some input or output dims are unknown; fixed-size buffers need "
+                              "fixed shapes (run it with tensors)");
+  }
   GE_RETURN_IF_ERROR(CheckBuffers(inputs_, inputs, "input"));
   GE_RETURN_IF_ERROR(CheckBuffers(outputs_, outputs, "output"));
   std::lock_guard<std::mutex> lk(run_mu_);
@@ -72,7 +113,7 @@ Status InterpreterModel::Execute(const std::vector<DataBuffer>& inputs, const st
 }
 
 Status InterpreterModel::ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
-                             rt::Stream& stream) {
+                                      rt::Stream& stream) {
   return EnqueueExecute(*this, inputs, outputs, stream);
 }
 

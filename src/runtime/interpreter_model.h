@@ -27,6 +27,8 @@ class InterpreterModel final : public ExecutableModel {
   const std::vector<IoDesc>& inputs() const override { return inputs_; }
   const std::vector<IoDesc>& outputs() const override { return outputs_; }
   Status Execute(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs) override;
+  // Any input sizes the model's unknown dims accept (the IR's inference decides the rest).
+  Status ExecuteTensors(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) override;
   Status ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
                       rt::Stream& stream) override;
   // The interpreter cannot stop inside a run: an abort takes effect before the next one.
@@ -41,6 +43,7 @@ class InterpreterModel final : public ExecutableModel {
   std::unique_ptr<Interpreter> interpreter_;
   std::string name_;
   std::vector<IoDesc> inputs_, outputs_;
+  bool dynamic_ = false;  // an input or output has unknown dims: only ExecuteTensors runs it
   std::atomic<bool> aborted_{false};
   std::mutex run_mu_;  // serializes executions
 };

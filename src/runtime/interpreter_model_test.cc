@@ -69,5 +69,37 @@ graph g(%x: float32[2,3]) {
       << refused.status().message();
 }
 
+// Asked for the interpreter (`ge run --interpreter`), a model with unknown dims runs through the tensor form at any
+// accepted size; fixed-size buffers are refused with the reason, a wrong rank or dtype is named.
+TEST(InterpreterModel, TheInterpreterRunsUnknownDimsThroughTensors) {
+  const std::vector<uint8_t> image = IrOm(R"(opset "" 17
+graph g(%x: float32[?,3]) {
+  r: %y: float32[?,3] = Relu(%x)
+  return %y
+})");
+  OfflineModelOptions options;
+  options.interpreter = true;
+  auto model = OfflineModel::LoadFromMemory(image.data(), image.size(), options);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  OfflineModel& m = **model;
+  EXPECT_EQ(m.runtime(), "interpreter");
+  for (int64_t rows : {1, 4}) {
+    std::vector<float> x(static_cast<size_t>(rows * 3));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) - 2.5f;
+    std::vector<Tensor> out;
+    Status st = m.Execute({Tensor::FromVector<float>(x, {rows, 3})}, &out);
+    ASSERT_TRUE(st.ok()) << st.ToString();
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].dims(), (Dims{rows, 3}));
+    for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(out[0].data<float>()[i], x[i] > 0 ? x[i] : 0.f) << i;
+  }
+  std::vector<float> buf(6);
+  EXPECT_EQ(m.Execute({{buf.data(), 24}}, {{buf.data(), 24}}).code(), StatusCode::kFailedPrecondition);
+  std::vector<Tensor> out;
+  Status wrong = m.Execute({Tensor::FromVector<float>({1, 2}, {2})}, &out);
+  EXPECT_EQ(wrong.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(wrong.message().find("input 'x'"), std::string::npos) << wrong.ToString();
+}
+
 }  // namespace
 }  // namespace ge::runtime

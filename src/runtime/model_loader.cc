@@ -48,10 +48,11 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
     case om::OmModelType::kIr:
     case om::OmModelType::kLowered: {
       if (options.interpreter) {
-        if (om->header().model_type != om::OmModelType::kIr || om->has(om::PartitionType::kStaticIslands)) {
+        // The interpreter runs the IR a lowered .om keeps too; compiled static islands only runtime v2 runs.
+        if (om->has(om::PartitionType::kStaticIslands)) {
           return FailedPrecondition(source.Describe() +
-                                    ": it is lowered or its static islands are compiled (runtime v2 only); for the "
-                                    "interpreter, compile with --option=ge.exec.v2StaticIslandMinNodes=0");
+                                    ": its static islands are compiled (runtime v2 only); for the interpreter, "
+                                    "compile with --option=ge.exec.v2StaticIslandMinNodes=0");
         }
         GE_ASSIGN_OR_RETURN(std::unique_ptr<InterpreterModel> model,
                             InterpreterModel::Load(std::move(om), options.seed));
