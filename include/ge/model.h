@@ -88,8 +88,10 @@ struct OfflineModelOptions {
   // (a traced model runs one execution at a time, runtime v2 on its sequential executor); at most 2^20 kernel
   // slices are kept, later ones are counted as dropped.
   bool trace = false;
-  // Executions of this model that may run at once (Execute from several threads); each beyond the first gets its
-  // own feature map, allocated when executions first overlap. >= 1; a profiled model runs one at a time.
+  // Executions of this model that may run at once (Execute from several threads, either form); each beyond the
+  // first gets its own execution context (a static model: a feature map; a dynamic one: runtime v2's lowered graphs,
+  // kernel caches and run-time memory), made when executions first overlap. >= 1; a profiled or traced model runs
+  // one at a time.
   int max_concurrent_executions = 4;
   // GE's ge.exec.value_bins: the file each FileConstant `file_id` names (file_id → path; a relative path is
   // relative to the current directory). om/value_bins.h parses the option's JSON form.

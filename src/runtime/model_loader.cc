@@ -69,6 +69,8 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
       v2_options.seed = options.seed;
       v2_options.profile = options.profile;
       v2_options.trace = options.trace;
+      // Concurrent Executes overlap, each on its own execution context (profile and trace: one at a time).
+      v2_options.max_concurrent_executions = options.max_concurrent_executions;
       GE_ASSIGN_OR_RETURN(std::unique_ptr<v2::ModelV2> model, v2::ModelV2::Load(std::move(om), v2_options));
       // Unknown dims are fine (the tensor form of Execute runs them); IO the API cannot express is not.
       if (!model->unsupported_io_reason().empty()) {

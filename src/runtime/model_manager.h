@@ -57,7 +57,7 @@ struct ModelLoadOptions {
   // Record the load phases and every kernel execution here (`ge run --trace`; SinkModelOptions::trace,
   // ModelV2Options::trace). Not owned; outlives the model.
   trace::TraceRecorder* trace = nullptr;
-  // Executions of the model that may run at once (SinkModelOptions::max_concurrent_executions).
+  // Executions of the model that may run at once (SinkModelOptions / ModelV2Options::max_concurrent_executions).
   int max_concurrent_executions = 4;
   // The model holds collective (HCCL-like) tasks: ModelExecutor never evicts it (seed 002 §3.5.1).
   bool holds_collective_tasks = false;

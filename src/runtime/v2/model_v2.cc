@@ -223,12 +223,17 @@ Status ModelV2::InitVariables(const ModelV2Options& options, om::ByteSpan var_in
 }
 
 Status ModelV2::Init(const ModelV2Options& options, om::ByteSpan var_info) {
+  if (options.max_concurrent_executions < 1) {
+    return InvalidArgument("ModelV2Options::max_concurrent_executions must be at least 1, got " +
+                           std::to_string(options.max_concurrent_executions));
+  }
+  options_ = options;
   trace::TraceRecorder* tr = options.trace;
   trace::TraceScope whole(tr, "ModelV2::Init " + name_);
   std::optional<trace::TraceScope> phase(std::in_place, tr, "InitVariables");
   GE_RETURN_IF_ERROR(InitVariables(options, var_info));
-  phase.emplace(tr, "static islands, lowering to Init / Main / DeInit");
-  LoweringOptions lo;
+  phase.emplace(tr, "static islands");
+  LoweringOptions& lo = lowering_;
   lo.variables = variable_store_.get();
   lo.engines = options.engines.empty() ? kernels::BuiltinEngines() : options.engines;
   lo.settings.seed = options.seed;
@@ -246,7 +251,41 @@ Status ModelV2::Init(const ModelV2Options& options, om::ByteSpan var_info) {
     if (plan_ != nullptr && islands_->islands.empty()) lo.plan = plan_.get();
   }
   lo.islands = islands_.get();
-  GE_ASSIGN_OR_RETURN(lowered_, LowerModel(*owned_model_, lo));
+  phase.reset();
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<ExecutionContext> first, MakeContext(/*first=*/true));
+  const LoweredModel& lowered = *first->lowered;
+  ir_inputs_ = lowered.main.ir_inputs;
+  ir_outputs_ = lowered.main.ir_outputs;
+  lowering_stats_ = lowered.stats;
+  lowered_plan_ = lowered.plan;
+  // A profiled or traced model runs one execution at a time: its timings and timeline are the first context's.
+  const bool observed = options.profile || tr != nullptr;
+  const size_t max = observed ? 1 : static_cast<size_t>(options.max_concurrent_executions);
+  contexts_ = std::make_unique<ContextPool>(max, [this] { return MakeContext(/*first=*/false); });
+  contexts_->Add(std::move(first));
+  ranges_ = owned_model_->input_ranges;
+  for (const auto& [input, r] : options.input_ranges) ranges_[input] = r;
+  for (const ir::Value* v : ir_inputs_) {
+    auto it = ranges_.find(v->name());
+    input_ranges_.push_back(it == ranges_.end() ? nullptr : &it->second);
+  }
+  for (const auto& [input, r] : ranges_) {
+    bool found = false;
+    for (const ir::Value* v : ir_inputs_) found = found || v->name() == input;
+    if (!found) return InvalidArgument("a dim range names '" + input + "', which is not an input of the model");
+  }
+  GE_ASSIGN_OR_RETURN(io_inputs_, Describe(ir_inputs_, "input", &dynamic_reason_, &unsupported_io_));
+  GE_ASSIGN_OR_RETURN(io_outputs_, Describe(ir_outputs_, "output", &dynamic_reason_, &unsupported_io_));
+  return Status::Ok();
+}
+
+StatusOr<std::unique_ptr<ExecutionContext>> ModelV2::MakeContext(bool first) {
+  const ModelV2Options& options = options_;
+  trace::TraceRecorder* tr = first ? options.trace : nullptr;
+  std::optional<trace::TraceScope> phase(std::in_place, tr, "lowering to Init / Main / DeInit");
+  auto c = std::make_unique<ExecutionContext>();
+  GE_ASSIGN_OR_RETURN(c->lowered, LowerModel(*owned_model_, lowering_));
+  LoweredModel& lowered = *c->lowered;
   if (options.device != nullptr) {
     CachingAllocatorOptions ca;
     GE_ASSIGN_OR_RETURN(ca.over_cap, OverCapPolicyFromStaticMemoryPolicy(options.static_memory_policy));
@@ -254,33 +293,33 @@ Status ModelV2::Init(const ModelV2Options& options, om::ByteSpan var_info) {
     // churn the memory it holds follows the largest run, not the number of shapes).
     ArenaAllocatorOptions arena;
     arena.mem_type = ca.mem_type;
-    allocator_ = std::make_unique<ArenaAllocator>(
+    c->allocator = std::make_unique<ArenaAllocator>(
         options.device, std::make_unique<CachingAllocator>(options.device, ca), arena);
   } else {
-    allocator_ = std::make_unique<SimpleAllocator>();
+    c->allocator = std::make_unique<SimpleAllocator>();
   }
-  // Single-thread executors (one execution at a time, under run_mu_): a lock-free front for small blocks.
+  // Single-thread executors (one execution at a time per context): a lock-free front for small blocks.
   if (options.executor != ExecutorKind::kMultiThread) {
     // It keeps only blocks the arena does not serve: a kept block would pin an arena segment across runs.
-    allocator_ = std::make_unique<AllocatorFront>(std::move(allocator_), ArenaAllocatorOptions().min_bytes);
+    c->allocator = std::make_unique<AllocatorFront>(std::move(c->allocator), ArenaAllocatorOptions().min_bytes);
   }
-  lowered_->state.allocator = allocator_.get();
-  lowered_->state.front = dynamic_cast<AllocatorFront*>(allocator_.get());
-  arena_ = dynamic_cast<ArenaAllocator*>(lowered_->state.front != nullptr ? lowered_->state.front->backing()
-                                                                            : allocator_.get());
-  lowered_->state.stop = &stop_;
-  lowered_->state.pool = options.pool;
+  lowered.state.allocator = c->allocator.get();
+  lowered.state.front = dynamic_cast<AllocatorFront*>(c->allocator.get());
+  c->arena = dynamic_cast<ArenaAllocator*>(lowered.state.front != nullptr ? lowered.state.front->backing()
+                                                                           : c->allocator.get());
+  lowered.state.stop = &stop_;
+  lowered.state.pool = options.pool;
   phase.emplace(tr, "run the Init graph (constants, static kernels)");
   {
     GE_ASSIGN_OR_RETURN(std::unique_ptr<Executor> init,
-                        CreateExecutor(ExecutorKind::kSequential, lowered_->init.get(), &lowered_->state));
+                        CreateExecutor(ExecutorKind::kSequential, lowered.init.get(), &lowered.state));
     Status s = init->Run();
     if (!s.ok()) return s.WithContext("model '" + name_ + "': Init");
   }
-  lowered_->init.reset();  // run once, then dropped
+  lowered.init.reset();  // run once, then dropped
   phase.emplace(tr, "create the Main executor");
   if (tr != nullptr) {
-    trace_labels_ = std::make_unique<KernelTraceLabels>(lowered_->main.graph.get());
+    trace_labels_ = std::make_unique<KernelTraceLabels>(lowered.main.graph.get());
     tracer_ = KernelTracer{tr, trace::WorkerTrack(0), trace_labels_.get()};
     tr->NameTrack(tracer_.track, "executor worker 0");
   }
@@ -291,91 +330,99 @@ Status ModelV2::Init(const ModelV2Options& options, om::ByteSpan var_info) {
     mt.launch_threads = options.executor_threads;
     mt.memory_threads = 1;
     mt.tracer = &tracer_;
-    GE_ASSIGN_OR_RETURN(main_executor_, CreateMultiThreadExecutor(lowered_->main.graph.get(), &lowered_->state, mt));
-  } else if (options.profile || tr != nullptr) {
-    main_executor_ = CreateProfilingExecutor(lowered_->main.graph.get(), &lowered_->state, &node_times_,
-                                             tr != nullptr ? &tracer_ : nullptr);
+    GE_ASSIGN_OR_RETURN(c->executor, CreateMultiThreadExecutor(lowered.main.graph.get(), &lowered.state, mt));
+  } else if (first && (options.profile || tr != nullptr)) {
+    c->executor = CreateProfilingExecutor(lowered.main.graph.get(), &lowered.state, &node_times_,
+                                          tr != nullptr ? &tracer_ : nullptr);
   } else {
-    GE_ASSIGN_OR_RETURN(main_executor_, CreateExecutor(options.executor, lowered_->main.graph.get(),
-                                                       &lowered_->state, options.executor_threads));
+    GE_ASSIGN_OR_RETURN(c->executor, CreateExecutor(options.executor, lowered.main.graph.get(), &lowered.state,
+                                                    options.executor_threads));
   }
-  ranges_ = owned_model_->input_ranges;
-  for (const auto& [input, r] : options.input_ranges) ranges_[input] = r;
-  for (const ir::Value* v : lowered_->main.ir_inputs) {
-    auto it = ranges_.find(v->name());
-    input_ranges_.push_back(it == ranges_.end() ? nullptr : &it->second);
-  }
-  for (const auto& [input, r] : ranges_) {
-    bool found = false;
-    for (const ir::Value* v : lowered_->main.ir_inputs) found = found || v->name() == input;
-    if (!found) return InvalidArgument("a dim range names '" + input + "', which is not an input of the model");
-  }
-  GE_ASSIGN_OR_RETURN(io_inputs_, Describe(lowered_->main.ir_inputs, "input", &dynamic_reason_, &unsupported_io_));
-  GE_ASSIGN_OR_RETURN(io_outputs_, Describe(lowered_->main.ir_outputs, "output", &dynamic_reason_, &unsupported_io_));
-  return Status::Ok();
+  return c;
 }
 
 ModelV2::~ModelV2() { Unload().IgnoreError(); }
 
 Status ModelV2::Unload() {
-  std::lock_guard<std::mutex> lk(run_mu_);
+  std::lock_guard<std::mutex> lk(unload_mu_);
   if (unloaded_) return Status::Ok();
   unloaded_ = true;
+  if (contexts_ == nullptr) return Status::Ok();
+  contexts_->Close();  // waits for running executions
   Status s;
-  if (lowered_ != nullptr && lowered_->deinit != nullptr) {
-    auto deinit = CreateExecutor(ExecutorKind::kSequential, lowered_->deinit.get(), &lowered_->state);
-    s = deinit.ok() ? (*deinit)->Run() : deinit.status();
-  }
-  main_executor_.reset();
-  lowered_.reset();
+  contexts_->ForEach([&s](ExecutionContext& c) {
+    if (c.lowered != nullptr && c.lowered->deinit != nullptr) {
+      auto deinit = CreateExecutor(ExecutorKind::kSequential, c.lowered->deinit.get(), &c.lowered->state);
+      Status d = deinit.ok() ? (*deinit)->Run() : deinit.status();
+      if (s.ok()) s = d;
+    }
+    c.executor.reset();
+    c.lowered.reset();
+  });
   return s;
 }
 
 ModelV2::MemoryStats ModelV2::memory_stats() const {
   MemoryStats m;
-  const Allocator* a = allocator_.get();
-  if (const auto* front = dynamic_cast<const AllocatorFront*>(a)) {
-    m.front_held_bytes = front->held_bytes();
-    a = front->backing();
-  }
-  if (arena_ != nullptr) {
-    const ArenaAllocatorStats s = arena_->stats();
-    m.arena_bytes = s.segment_bytes;
-    m.arena_touched_bytes = s.touched_bytes;
-    m.arena_in_use_bytes = s.in_use_bytes;
-    m.arena_peak_in_use_bytes = s.peak_in_use_bytes;
-    m.arena_peak_bytes = s.peak_segment_bytes;
-    m.arena_segments = s.segments;
-    a = arena_->small();
-  }
-  if (const auto* caching = dynamic_cast<const CachingAllocator*>(a)) {
-    const CachingAllocatorStats s = caching->stats();
-    m.cap_bytes = s.cap_bytes;
-    m.in_use_bytes = s.in_use_bytes;
-    m.cached_bytes = s.cached_bytes;
-    m.peak_total_bytes = s.peak_total_bytes;
-  }
-  if (lowered_ != nullptr && lowered_->main.graph != nullptr) {
-    const ExecuteGraph& g = *lowered_->main.graph;
-    for (size_t i = 0; i < g.num_nodes(); ++i) {
-      const ExecNode& node = g.node(static_cast<uint32_t>(i));
-      if (node.fn == LaunchKernel) m.cached_kernels += static_cast<const ComputeNode*>(node.ctx.node_data)->run.cache.size();
-      if (node.fn == ComputeKernel) {
-        m.cached_kernels += static_cast<const ComputeRecord*>(node.ctx.node_data)->node->run.cache.size();
+  if (contexts_ == nullptr) return m;
+  contexts_->ForEach([&m](ExecutionContext& c) {
+    const Allocator* a = c.allocator.get();
+    if (const auto* front = dynamic_cast<const AllocatorFront*>(a)) {
+      m.front_held_bytes += front->held_bytes();
+      a = front->backing();
+    }
+    if (c.arena != nullptr) {
+      const ArenaAllocatorStats s = c.arena->stats();
+      m.arena_bytes += s.segment_bytes;
+      m.arena_touched_bytes += s.touched_bytes;
+      m.arena_in_use_bytes += s.in_use_bytes;
+      m.arena_peak_in_use_bytes += s.peak_in_use_bytes;
+      m.arena_peak_bytes += s.peak_segment_bytes;
+      m.arena_segments += s.segments;
+      a = c.arena->small();
+    }
+    if (const auto* caching = dynamic_cast<const CachingAllocator*>(a)) {
+      const CachingAllocatorStats s = caching->stats();
+      m.cap_bytes += s.cap_bytes;
+      m.in_use_bytes += s.in_use_bytes;
+      m.cached_bytes += s.cached_bytes;
+      m.peak_total_bytes += s.peak_total_bytes;
+    }
+    if (c.lowered != nullptr && c.lowered->main.graph != nullptr) {
+      const ExecuteGraph& g = *c.lowered->main.graph;
+      for (size_t i = 0; i < g.num_nodes(); ++i) {
+        const ExecNode& node = g.node(static_cast<uint32_t>(i));
+        if (node.fn == LaunchKernel) {
+          m.cached_kernels += static_cast<const ComputeNode*>(node.ctx.node_data)->run.cache.size();
+        }
+        if (node.fn == ComputeKernel) {
+          m.cached_kernels += static_cast<const ComputeRecord*>(node.ctx.node_data)->node->run.cache.size();
+        }
       }
     }
-  }
+  });
   return m;
 }
 
 uint64_t ModelV2::kernels_prepared() const {
   uint64_t n = 0;
-  if (lowered_ == nullptr || lowered_->main.graph == nullptr) return 0;
-  const ExecuteGraph& g = *lowered_->main.graph;
-  for (size_t i = 0; i < g.num_nodes(); ++i) {
-    const ExecNode& node = g.node(static_cast<uint32_t>(i));
-    if (node.fn == LaunchKernel) n += static_cast<const ComputeNode*>(node.ctx.node_data)->run.prepares;
-    if (node.fn == ComputeKernel) n += static_cast<const ComputeRecord*>(node.ctx.node_data)->node->run.prepares;
+  if (contexts_ == nullptr) return 0;
+  contexts_->ForEach([&n](ExecutionContext& c) {
+    if (c.lowered == nullptr || c.lowered->main.graph == nullptr) return;
+    const ExecuteGraph& g = *c.lowered->main.graph;
+    for (size_t i = 0; i < g.num_nodes(); ++i) {
+      const ExecNode& node = g.node(static_cast<uint32_t>(i));
+      if (node.fn == LaunchKernel) n += static_cast<const ComputeNode*>(node.ctx.node_data)->run.prepares;
+      if (node.fn == ComputeKernel) n += static_cast<const ComputeRecord*>(node.ctx.node_data)->node->run.prepares;
+    }
+  });
+  return n;
+}
+
+uint64_t ModelV2::inplace_takes() const {
+  uint64_t n = 0;
+  if (contexts_ != nullptr) {
+    contexts_->ForEach([&n](ExecutionContext& c) { n += c.lowered != nullptr ? c.lowered->state.inplace_takes : 0; });
   }
   return n;
 }
@@ -407,8 +454,18 @@ bool ModelV2::memory_stats(ModelMemoryStats* stats) const {
 
 std::vector<ModelV2::NodeProfile> ModelV2::Profile() const {
   std::vector<NodeProfile> out;
-  if (lowered_ == nullptr || lowered_->main.graph == nullptr || node_times_.runs.empty()) return out;
-  const ExecuteGraph& g = *lowered_->main.graph;
+  // Profiled models have one context (the one whose executor times into node_times_).
+  if (contexts_ == nullptr) return out;
+  contexts_->ForEach([&](ExecutionContext& c) {
+    if (c.lowered == nullptr || c.lowered->main.graph == nullptr || node_times_.runs.empty() || !out.empty()) return;
+    ProfileContext(c, &out);
+  });
+  return out;
+}
+
+void ModelV2::ProfileContext(const ExecutionContext& context, std::vector<NodeProfile>* profile) const {
+  std::vector<NodeProfile>& out = *profile;
+  const ExecuteGraph& g = *context.lowered->main.graph;
   for (size_t i = 0; i < g.num_nodes() && i < node_times_.runs.size(); ++i) {
     const ExecNode& node = g.node(static_cast<uint32_t>(i));
     NodeProfile p;
@@ -433,87 +490,44 @@ std::vector<ModelV2::NodeProfile> ModelV2::Profile() const {
     }
     out.push_back(std::move(p));
   }
-  return out;
 }
 
 uint64_t ModelV2::memo_skips() const {
   uint64_t n = 0;
-  if (lowered_ != nullptr) {
-    for (const ComputeNode* c : lowered_->memo_nodes) n += c->run.memo_skips;
-  }
+  if (contexts_ == nullptr) return 0;
+  contexts_->ForEach([&n](ExecutionContext& c) {
+    if (c.lowered == nullptr) return;
+    for (const ComputeNode* node : c.lowered->memo_nodes) n += node->run.memo_skips;
+  });
   return n;
 }
 
-Status ModelV2::BindInputs(const std::vector<Value>& inputs) {
-  const LoweredGraph& g = lowered_->main;
-  if (inputs.size() != g.inputs.size()) {
-    return InvalidArgument("model '" + name_ + "' has " + std::to_string(g.inputs.size()) + " inputs, got " +
+Status ModelV2::CheckInputs(const std::vector<Value>& inputs) const {
+  if (inputs.size() != ir_inputs_.size()) {
+    return InvalidArgument("model '" + name_ + "' has " + std::to_string(ir_inputs_.size()) + " inputs, got " +
                            std::to_string(inputs.size()));
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
-    GE_RETURN_IF_ERROR(CheckInput(inputs[i], *g.ir_inputs[i], input_ranges_[i]));
-  }
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    ValueSlot* s = g.inputs[i];
-    if (s->boxed_kind) {
-      s->boxed = inputs[i];
-    } else {
-      GE_RETURN_IF_ERROR(SetSlotTensor(s, inputs[i].tensor));
-    }
+    GE_RETURN_IF_ERROR(CheckInput(inputs[i], *ir_inputs_[i], input_ranges_[i]));
   }
   return Status::Ok();
-}
-
-Status ModelV2::CollectOutputs(std::vector<Value>* outputs) {
-  const LoweredGraph& g = lowered_->main;
-  outputs->resize(g.outputs.size());
-  for (size_t i = 0; i < g.outputs.size(); ++i) {
-    const ValueSlot& s = *g.outputs[i];
-    Value& out = (*outputs)[i];
-    if (s.boxed_kind || (s.keep.valid() && s.keep.raw_data() == s.t.data)) {
-      out = SlotValue(s);
-      continue;
-    }
-    Dims dims = s.t.shape.ToDims();
-    // The caller's previous output, when nobody else holds it, is reused whenever its storage is large enough (as
-    // a std::vector keeps its capacity): under shape churn outputs then stop allocating once the largest was seen.
-    const bool reuse = out.is_tensor() && out.tensor.valid() && out.tensor.storage().use_count() == 1 &&
-                       out.tensor.dtype() == s.t.dtype && s.t.dtype != DataType::kString &&
-                       out.tensor.byte_offset() == 0 && out.tensor.storage()->nbytes() >= s.t.bytes;
-    if (reuse) {
-      if (out.tensor.dims() != dims) out.tensor = Tensor(s.t.dtype, std::move(dims), out.tensor.storage());
-    } else {
-      GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(s.t.dtype, dims));
-      out = Value(std::move(t));
-    }
-    if (s.t.bytes != 0) std::memcpy(out.tensor.raw_data(), s.t.data, s.t.bytes);
-  }
-  return Status::Ok();
-}
-
-void ModelV2::ReleaseRun(bool failed) {
-  Allocator* a = allocator_.get();
-  // After a successful run FreeMemory released everything but the outputs; after a failure anything may be held.
-  if (failed) {
-    for (ValueSlot* s : lowered_->main.run_owned) ReleaseSlot(s, a);
-  } else {
-    for (ValueSlot* s : lowered_->main.outputs) {
-      if (!s->persistent) ReleaseSlot(s, a);
-    }
-  }
-  for (ValueSlot* s : lowered_->main.inputs) ReleaseSlot(s, a);
-  ReleaseLargeMemoValues(lowered_.get());
-  if (arena_ != nullptr) arena_->EndRun();
 }
 
 Status ModelV2::Execute(const std::vector<Value>& inputs, std::vector<Value>* outputs) {
-  std::lock_guard<std::mutex> lk(run_mu_);
-  if (unloaded_) return FailedPrecondition("model '" + name_ + "' was unloaded");
+  StatusOr<ContextPool::Lease> context = contexts_->Acquire();
+  if (!context.ok()) {
+    if (context.status().code() == StatusCode::kFailedPrecondition) {
+      return FailedPrecondition("model '" + name_ + "' was unloaded");
+    }
+    return context.status().WithContext("model '" + name_ + "': a context for a concurrent execution");
+  }
   if (stop_.load()) return Aborted("model '" + name_ + "' was aborted");
-  Status s = BindInputs(inputs);
-  if (s.ok()) s = main_executor_->Run();
-  if (s.ok()) s = CollectOutputs(outputs);
-  ReleaseRun(!s.ok());
+  ExecutionContext& c = **context;
+  Status s = CheckInputs(inputs);
+  if (s.ok()) s = c.BindInputs(inputs);
+  if (s.ok()) s = c.executor->Run();
+  if (s.ok()) s = c.CollectOutputs(outputs);
+  c.ReleaseRun(!s.ok());
   return s;
 }
 

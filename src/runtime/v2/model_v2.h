@@ -5,7 +5,11 @@
 // Two interfaces: the dynamic one (Execute on ge::Values, what `ge run` and `ge test-onnx --v2` use) and the
 // ExecutableModel one (fixed-size buffers, for the loader behind the public offline-model API; only for models
 // whose inputs and outputs all have known dims).
-// Threading: every method may be called from any thread; executions are serialized (one Main graph instance).
+// Threading: every method may be called from any thread. Each execution runs on an ExecutionContext of its own
+// (execution_context.h: its lowering of the model, allocators and executor) taken from a pool of at most
+// ModelV2Options::max_concurrent_executions, made when executions first overlap; so up to that many Executes run
+// at once, and more wait for a context to come back. A profiled or traced model runs one at a time. The statistics
+// (memory_stats, kernels_prepared, Profile, ...) sum over the contexts, each read under its lock.
 #pragma once
 #include <atomic>
 #include <map>
@@ -22,6 +26,7 @@
 #include "rt/device.h"
 #include "rt/task.h"
 #include "runtime/executable_model.h"
+#include "runtime/v2/execution_context.h"
 #include "runtime/v2/executor.h"
 #include "runtime/v2/lowering/lowering.h"
 #include "runtime/v2/lowering/static_island.h"
@@ -38,6 +43,9 @@ using DimRange = ge::DimRange;
 struct ModelV2Options {
   ExecutorKind executor = ExecutorKind::kSequential;  // ge.exec.v2Executor
   int executor_threads = 2;   // workers of the multi-thread executor
+  // Executions that may run at once (execution_context.h), each on its own context made when executions first
+  // overlap (a lowering of the model with its own caches and memory). >= 1; profile and trace force 1.
+  int max_concurrent_executions = 1;
   int intra_op_threads = 1;   // threads one kernel may use
   uint64_t seed = 0;          // random ops without a seed attribute
   size_t kernel_cache_capacity = 8;
@@ -90,11 +98,13 @@ class ModelV2 final : public ExecutableModel {
   // Runs DeInit and frees the graphs; later Executes fail. Idempotent.
   Status Unload();
 
-  const std::vector<const ir::Value*>& graph_inputs() const { return lowered_->main.ir_inputs; }
-  const std::vector<const ir::Value*>& graph_outputs() const { return lowered_->main.ir_outputs; }
-  const LoweringStats& stats() const { return lowered_->stats; }
+  const std::vector<const ir::Value*>& graph_inputs() const { return ir_inputs_; }
+  const std::vector<const ir::Value*>& graph_outputs() const { return ir_outputs_; }
+  const LoweringStats& stats() const { return lowering_stats_; }
   // What lowering did (the orders and converters it followed, the graphs' sizes): the .om's EXECUTE_PLAN.
-  const ExecutePlan& plan() const { return lowered_->plan; }
+  const ExecutePlan& plan() const { return lowered_plan_; }
+  // Execution contexts made so far (1 after load, at most max_concurrent_executions).
+  size_t execution_contexts() const { return contexts_ != nullptr ? contexts_->size() : 0; }
   // Kernels prepared since load, summed over nodes (cache misses; for tests and statistics).
   uint64_t kernels_prepared() const;
   // Runs in which a shape-derived node was skipped, summed over nodes (for tests and statistics).
@@ -102,7 +112,7 @@ class ModelV2 final : public ExecutableModel {
   // The variables the model's Variable nodes address (the session's, or the model's own); null: none.
   const std::shared_ptr<var::VarManager>& variables() const { return variables_; }
   // Outputs that took over the block of an input dying at their node (in place), since load.
-  uint64_t inplace_takes() const { return lowered_ != nullptr ? lowered_->state.inplace_takes : 0; }
+  uint64_t inplace_takes() const;
   // Run-time memory (between runs: nothing is in use but what runs keep): the caching allocator's figures (values
   // up to 4 KiB), the arena's (larger values: segment bytes mapped and touched, bytes in use, peaks), the bytes the
   // single-thread front holds, and the kernels the per-node caches hold. All zero where the model has no device
@@ -152,26 +162,32 @@ class ModelV2 final : public ExecutableModel {
                                                    om::ByteSpan var_info = {});
   ModelV2() = default;
   Status Init(const ModelV2Options& options, om::ByteSpan var_info);
+  // Lowers the model along lowering_, runs its Init graph and creates its Main executor (|first|: the context made
+  // at load, which alone is profiled or traced).
+  StatusOr<std::unique_ptr<ExecutionContext>> MakeContext(bool first);
   // Places the model's variables (|var_info|: the .om's VAR_INFO, may be empty) in the session's manager or the
   // model's own; sets their init values.
   Status InitVariables(const ModelV2Options& options, om::ByteSpan var_info);
-  Status BindInputs(const std::vector<Value>& inputs);
-  Status CollectOutputs(std::vector<Value>* outputs);
-  void ReleaseRun(bool failed);
+  Status CheckInputs(const std::vector<Value>& inputs) const;
+  void ProfileContext(const ExecutionContext& context, std::vector<NodeProfile>* profile) const;
 
   std::shared_ptr<const void> keep_alive_;  // what the IR's constants borrow; declared first, destroyed last
   std::unique_ptr<ir::Model> owned_model_;
-  std::unique_ptr<Allocator> allocator_;        // outlives the lowered model's slots
-  ArenaAllocator* arena_ = nullptr;             // in allocator_'s chain; null without a device
   std::shared_ptr<var::VarManager> variables_;  // null: the model has no variables
   std::unique_ptr<SessionVariables> variable_store_;  // outlives the lowered model (its RefNodes point at it)
   std::unique_ptr<StaticIslands> islands_;
   std::unique_ptr<ExecutePlan> plan_;  // a kLowered .om's EXECUTE_PLAN; null: lowering decides
-  std::unique_ptr<LoweredModel> lowered_;
-  std::unique_ptr<Executor> main_executor_;
-  NodeTimes node_times_;  // ModelV2Options::profile
-  std::unique_ptr<KernelTraceLabels> trace_labels_;  // ModelV2Options::trace; outlives main_executor_'s runs
+  ModelV2Options options_;      // as loaded (MakeContext reads it)
+  LoweringOptions lowering_;    // every context lowers the IR the same way
+  NodeTimes node_times_;  // ModelV2Options::profile (the first context's executor)
+  std::unique_ptr<KernelTraceLabels> trace_labels_;  // ModelV2Options::trace; outlives the first context's runs
   KernelTracer tracer_;
+  // The contexts (after the islands, variables and tracer they point at, so destroyed before them).
+  std::unique_ptr<ContextPool> contexts_;
+  // The first context's, kept for the accessors (valid after Unload).
+  std::vector<const ir::Value*> ir_inputs_, ir_outputs_;
+  LoweringStats lowering_stats_;
+  ExecutePlan lowered_plan_;
   std::string name_;
   std::map<std::string, std::vector<DimRange>> ranges_;
   std::vector<const std::vector<DimRange>*> input_ranges_;  // per input, or null
@@ -179,8 +195,8 @@ class ModelV2 final : public ExecutableModel {
   std::string dynamic_reason_;  // dynamic_io_reason()
   std::string unsupported_io_;  // unsupported_io_reason()
   std::atomic<bool> stop_{false};
-  std::mutex run_mu_;
-  bool unloaded_ = false;
+  std::mutex unload_mu_;  // serializes Unload
+  bool unloaded_ = false;  // under unload_mu_
 };
 
 }  // namespace ge::runtime::v2
