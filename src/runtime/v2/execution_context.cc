@@ -81,13 +81,25 @@ void ContextPool::Return(ExecutionContext* context) {
   cv_.notify_all();  // an Acquire waiting for a context, or Close waiting for the last lease
 }
 
-StatusOr<ContextPool::Lease> ContextPool::Acquire() {
+ExecutionContext* ContextPool::TakeIdleLocked(const void* affinity) {
+  if (idle_.empty()) return nullptr;
+  auto it = idle_.end() - 1;  // the most recently used: its caches and memory are warm
+  if (affinity != nullptr) {
+    for (auto i = idle_.begin(); i != idle_.end(); ++i) {
+      if ((*i)->affinity == affinity) it = i;
+    }
+  }
+  ExecutionContext* c = *it;
+  idle_.erase(it);
+  c->affinity = affinity;
+  return c;
+}
+
+StatusOr<ContextPool::Lease> ContextPool::Acquire(const void* affinity) {
   std::unique_lock<std::mutex> lk(mu_);
   for (;;) {
     if (closed_) return FailedPrecondition("the model was unloaded");
-    if (!idle_.empty()) {
-      ExecutionContext* c = idle_.back();  // the most recently used: its caches and memory are warm
-      idle_.pop_back();
+    if (ExecutionContext* c = TakeIdleLocked(affinity)) {
       ++leased_;
       lk.unlock();
       c->mu.lock();  // contended only by a statistics reader
@@ -106,6 +118,7 @@ StatusOr<ContextPool::Lease> ContextPool::Acquire() {
     return made.status();
   }
   ExecutionContext* c = made->get();
+  c->affinity = affinity;
   all_.push_back(std::move(*made));
   if (closed_) {
     // Unload started while this one was being made: hand it back unused.

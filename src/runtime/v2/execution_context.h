@@ -37,6 +37,8 @@ struct ExecutionContext {
   ArenaAllocator* arena = nullptr;  // in allocator's chain; null without a device
   std::unique_ptr<LoweredModel> lowered;
   std::unique_ptr<Executor> executor;  // Main, bound to lowered->main.graph and lowered->state
+  // The affinity key (a caller's stream) of the last lease; guarded by the pool's mutex.
+  const void* affinity = nullptr;
 
   // Puts |inputs| (already checked against the model's declarations) into Main's input slots.
   Status BindInputs(const std::vector<Value>& inputs);
@@ -73,9 +75,11 @@ class ContextPool {
     ExecutionContext* context_;  // locked (its mu) while leased
   };
 
-  // An idle context; else a new one from the factory while fewer than max exist; else waits for one to come back.
-  // FailedPrecondition once closed; the factory's error when it fails (the pool is unchanged then).
-  StatusOr<Lease> Acquire();
+  // An idle context (with a non-null |affinity|, e.g. an rt::Stream*, the one that key leased last if it is idle,
+  // so that a stream's executions keep their warm caches; otherwise the most recently returned one); else a new one
+  // from the factory while fewer than max exist; else waits for one to come back. FailedPrecondition once closed;
+  // the factory's error when it fails (the pool is unchanged then).
+  StatusOr<Lease> Acquire(const void* affinity = nullptr);
   // Refuses later Acquires and waits for every lease to end (and every context being made). Idempotent.
   void Close();
   // Calls |fn| on every context, holding that context's mu (waiting for an execution running on it).
@@ -84,6 +88,8 @@ class ContextPool {
 
  private:
   void Return(ExecutionContext* context);
+  // Takes an idle context (the one |affinity| leased last, if idle) under mu_; null when none is idle.
+  ExecutionContext* TakeIdleLocked(const void* affinity);
 
   const size_t max_;
   const Factory factory_;

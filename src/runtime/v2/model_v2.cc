@@ -514,7 +514,11 @@ Status ModelV2::CheckInputs(const std::vector<Value>& inputs) const {
 }
 
 Status ModelV2::Execute(const std::vector<Value>& inputs, std::vector<Value>* outputs) {
-  StatusOr<ContextPool::Lease> context = contexts_->Acquire();
+  return ExecuteOn(nullptr, inputs, outputs);
+}
+
+Status ModelV2::ExecuteOn(const void* affinity, const std::vector<Value>& inputs, std::vector<Value>* outputs) {
+  StatusOr<ContextPool::Lease> context = contexts_->Acquire(affinity);
   if (!context.ok()) {
     if (context.status().code() == StatusCode::kFailedPrecondition) {
       return FailedPrecondition("model '" + name_ + "' was unloaded");
@@ -546,6 +550,11 @@ Status ModelV2::ExecuteTensors(const std::vector<Tensor>& inputs, std::vector<Te
 }
 
 Status ModelV2::Execute(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs) {
+  return ExecuteBuffersOn(nullptr, inputs, outputs);
+}
+
+Status ModelV2::ExecuteBuffersOn(const void* affinity, const std::vector<DataBuffer>& inputs,
+                                 const std::vector<DataBuffer>& outputs) {
   if (!unsupported_io_.empty()) return FailedPrecondition("model '" + name_ + "': " + unsupported_io_);
   if (!dynamic_reason_.empty()) {
     return FailedPrecondition("model '" + name_ + "': " + dynamic_reason_ + "; fixed-size buffers need fixed shapes (run it with tensors)");
@@ -563,7 +572,7 @@ Status ModelV2::Execute(const std::vector<DataBuffer>& inputs, const std::vector
     auto storage = TensorStorage::Borrow(outputs[i].data, outputs[i].size, nullptr);
     out[i] = Value(Tensor(io_outputs_[i].desc.dtype, io_outputs_[i].desc.shape.dims(), std::move(storage)));
   }
-  GE_RETURN_IF_ERROR(Execute(in, &out));
+  GE_RETURN_IF_ERROR(ExecuteOn(affinity, in, &out));
   for (size_t i = 0; i < outputs.size(); ++i) {
     const Tensor& t = out[i].tensor;
     if (!out[i].is_tensor() || t.dtype() != io_outputs_[i].desc.dtype || t.nbytes() != outputs[i].size) {
@@ -575,13 +584,35 @@ Status ModelV2::Execute(const std::vector<DataBuffer>& inputs, const std::vector
   return Status::Ok();
 }
 
+namespace {
+
+struct StreamRun {
+  ModelV2* model;
+  std::vector<DataBuffer> inputs, outputs;
+  const rt::Stream* stream;
+};
+
+}  // namespace
+
 Status ModelV2::ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
                              rt::Stream& stream) {
   if (!dynamic_reason_.empty() || !unsupported_io_.empty()) {
     return FailedPrecondition("model '" + name_ + "': " + (unsupported_io_.empty() ? dynamic_reason_ : unsupported_io_) +
                               "; fixed-size buffers need fixed shapes (run it with tensors)");
   }
-  return EnqueueExecute(*this, inputs, outputs, stream);
+  GE_RETURN_IF_ERROR(CheckBuffers(io_inputs_, inputs, "input"));
+  GE_RETURN_IF_ERROR(CheckBuffers(io_outputs_, outputs, "output"));
+  // The stream's runs prefer the context its previous run used (seed 002 §4.5: an executor instance per stream).
+  auto* run = new StreamRun{this, inputs, outputs, &stream};
+  Status s = stream.Enqueue(rt::Task{
+      [](void* args, rt::TaskContext& ctx) -> Status {
+        std::unique_ptr<StreamRun> r(static_cast<StreamRun*>(args));
+        if (ctx.Stopped()) return Aborted("model '" + r->model->name() + "': the stream was stopped");
+        return r->model->ExecuteBuffersOn(r->stream, r->inputs, r->outputs);
+      },
+      run});
+  if (!s.ok()) delete run;
+  return s;
 }
 
 }  // namespace ge::runtime::v2

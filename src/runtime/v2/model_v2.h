@@ -169,6 +169,10 @@ class ModelV2 final : public ExecutableModel {
   // model's own; sets their init values.
   Status InitVariables(const ModelV2Options& options, om::ByteSpan var_info);
   Status CheckInputs(const std::vector<Value>& inputs) const;
+  // Execute on a context of the pool; |affinity|: ContextPool::Acquire's (the stream of ExecuteAsync, or null).
+  Status ExecuteOn(const void* affinity, const std::vector<Value>& inputs, std::vector<Value>* outputs);
+  Status ExecuteBuffersOn(const void* affinity, const std::vector<DataBuffer>& inputs,
+                          const std::vector<DataBuffer>& outputs);
   void ProfileContext(const ExecutionContext& context, std::vector<NodeProfile>* profile) const;
 
   std::shared_ptr<const void> keep_alive_;  // what the IR's constants borrow; declared first, destroyed last

@@ -221,6 +221,42 @@ TEST(ModelV2ConcurrencyOptions, UnloadWaitsForRunningExecutionsAndRefusesLaterOn
   EXPECT_EQ(m->Execute(in, &got).code(), StatusCode::kFailedPrecondition);
 }
 
+TEST(ModelV2ConcurrencyOptions, StreamBoundRunsOnTwoStreamsMatchTheSyncRun) {
+  constexpr char kStatic[] = R"(opset "" 17
+graph g(%x: float32[8,16], %w: float32[16,16]) {
+  m: %h: float32[8,16] = MatMul(%x, %w)
+  r: %y: float32[8,16] = Relu(%h)
+  return %y
+})";
+  rt::DeviceOptions dopt;
+  dopt.intra_op_threads = 1;
+  auto device = std::move(rt::CpuDevice::Create(dopt)).value();
+  ModelV2Options o;
+  o.device = device.get();
+  o.max_concurrent_executions = 2;
+  auto m = std::move(ModelV2::Load(std::move(ir::ParseModelText(kStatic)).value(), o)).value();
+  std::mt19937_64 rng(4);
+  const Tensor x = RandomInput({8, 16}, rng), w = RandomInput({16, 16}, rng);
+  std::vector<Value> want;
+  ASSERT_TRUE(m->Execute({Value(x), Value(w)}, &want).ok());
+  auto s1 = std::move(device->CreateStream()).value();
+  auto s2 = std::move(device->CreateStream()).value();
+  std::vector<std::vector<float>> out(40, std::vector<float>(8 * 16));
+  const std::vector<DataBuffer> in = {DataBuffer{const_cast<void*>(x.raw_data()), x.nbytes()},
+                                      DataBuffer{const_cast<void*>(w.raw_data()), w.nbytes()}};
+  for (size_t i = 0; i < out.size(); ++i) {
+    rt::Stream& stream = i % 2 == 0 ? *s1 : *s2;
+    Status s = m->ExecuteAsync(in, {DataBuffer{out[i].data(), out[i].size() * sizeof(float)}}, stream);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+  ASSERT_TRUE(s1->Synchronize().ok());
+  ASSERT_TRUE(s2->Synchronize().ok());
+  for (size_t i = 0; i < out.size(); ++i) {
+    EXPECT_EQ(std::memcmp(out[i].data(), want[0].tensor.raw_data(), want[0].tensor.nbytes()), 0) << "run " << i;
+  }
+  EXPECT_LE(m->execution_contexts(), 2u);
+}
+
 // The pool on its own, with a counting factory: deterministic, no timing.
 std::unique_ptr<ExecutionContext> EmptyContext() { return std::make_unique<ExecutionContext>(); }
 
@@ -261,6 +297,32 @@ TEST(ContextPool, MakesContextsOnlyWhenAllAreLeasedAndNeverMoreThanTheMaximum) {
   EXPECT_EQ(made.load(), 1);
   pool.Close();
   EXPECT_EQ(pool.Acquire().status().code(), StatusCode::kFailedPrecondition);
+}
+
+TEST(ContextPool, AnAffinityKeyGetsTheContextItLeasedLast) {
+  ContextPool pool(2, [] { return StatusOr<std::unique_ptr<ExecutionContext>>(EmptyContext()); });
+  pool.Add(EmptyContext());
+  int stream_a = 0, stream_b = 0;
+  ExecutionContext *for_a = nullptr, *for_b = nullptr;
+  {
+    auto a = pool.Acquire(&stream_a);
+    auto b = pool.Acquire(&stream_b);  // a second context
+    ASSERT_TRUE(a.ok() && b.ok());
+    for_a = &**a;
+    for_b = &**b;
+  }
+  // One lease at a time, alternating keys: the most recently returned context is always the other key's, yet each
+  // key gets its own.
+  for (int i = 0; i < 3; ++i) {
+    for (auto [key, want] : {std::pair{&stream_b, for_b}, std::pair{&stream_a, for_a}}) {
+      auto lease = pool.Acquire(key);
+      ASSERT_TRUE(lease.ok());
+      EXPECT_EQ(&**lease, want);
+    }
+  }
+  auto plain = pool.Acquire();  // no key: the most recently returned (a's)
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(&**plain, for_a);
 }
 
 TEST(ContextPool, AFailingFactoryLeavesThePoolAsItWas) {
