@@ -68,6 +68,8 @@ struct ModelLoadOptions {
   uint64_t seed = 0;  // random ops without a seed attribute (IR models)
   // Runtime v2's GE option keys (ModelV2Options::ApplyGeOptions).
   std::map<std::string, std::string> runtime_options;
+  // IR models: runtime v2's pipeline of this many partitioned stages (OfflineModelOptions::pipeline_stages).
+  size_t pipeline_stages = 0;
 };
 
 // What a loader produces.

@@ -2,7 +2,7 @@
 """`ge` is built on libge.so alone (issue 30): its dynamic section needs libge.so, and it defines no function or
 data of ge's internal layers (compiler, runtime, ir, om, rt, kernels, ...), which it would if one of their static
 libraries were linked into it. Its own code (ge::cli, and ge::EditDistance / ge::ClosestName compiled from
-src/base/edit_distance.cc, npy.cc and shape.cc, the standard library and the public Tensor only) is all it may define in namespace ge; inline functions of the
+src/base/edit_distance.cc, npy.cc, shape.cc and float16.cc, the standard library and the public Tensor only) is all it may define in namespace ge; inline functions of the
 public headers (weak symbols) are fine.
 usage: check_ge_links_libge.py GE_BINARY LIBGE_SO"""
 import os
@@ -23,10 +23,11 @@ if libge_soname not in needed:
 else:
     print(f"ok   needs {libge_soname} (and {', '.join(n for n in needed if n != libge_soname)})")
 
-# ge::cli: the CLI's own code; the rest: src/base/edit_distance.cc, npy.cc and shape.cc, compiled into ge (the
+# ge::cli: the CLI's own code; the rest: src/base/edit_distance.cc, npy.cc, shape.cc and float16.cc, compiled into ge (the
 # standard library and the public Tensor only).
 ALLOWED = ("ge::cli::", "ge::EditDistance(", "ge::ClosestName(", "ge::ReadNpy(", "ge::WriteNpy(", "ge::ParseNpy(",
-           "ge::NumElements(", "ge::CheckedNumElements(", "ge::DimsToString[", "ge::Shape::")
+           "ge::NumElements(", "ge::CheckedNumElements(", "ge::DimsToString[", "ge::Shape::",
+           "ge::float16::")
 symbols = subprocess.run(["nm", "-C", "--defined-only", ge], capture_output=True, text=True, check=True).stdout
 internal = []
 for line in symbols.splitlines():
