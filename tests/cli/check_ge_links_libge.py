@@ -48,6 +48,28 @@ if internal:
 else:
     print("ok   defines nothing of ge's libraries (only ge::cli, the edit distance and .npy files)")
 
+# The public commands run in ge itself: a copy of ge in a folder without ge-dev still compiles, runs (an .om and
+# ONNX on the interpreter) and lists options; only the developer tools need ge-dev.
+import shutil
+import tempfile
+sample = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples", "tiny_cnn.onnx")
+with tempfile.TemporaryDirectory() as alone:
+    lone_ge = os.path.join(alone, "ge")
+    shutil.copy2(ge, lone_ge)
+    om = os.path.join(alone, "tiny.om")
+    for args in (["compile", f"--model={sample}", f"--output={om}", "--threads=1"], ["run", f"--model={om}"],
+                 ["run", f"--model={sample}"], ["options", "--json"]):
+        r = subprocess.run([lone_ge] + args, capture_output=True, text=True, timeout=300)
+        if r.returncode != 0:
+            failures.append(f"`ge {' '.join(args[:1])}` needs ge-dev or failed without it: {r.stderr.strip()[-300:]}")
+        else:
+            print(f"ok   ge {args[0]} runs without ge-dev")
+    r = subprocess.run([lone_ge, "inspect", f"--model={om}"], capture_output=True, text=True, timeout=60)
+    if r.returncode == 0 or "ge-dev" not in r.stderr:
+        failures.append(f"ge inspect without ge-dev: expected the developer binary to be named missing, got {r.returncode}")
+    else:
+        print("ok   ge inspect is a developer tool (ge-dev)")
+
 if failures:
     for f in failures:
         print("FAIL", f)
