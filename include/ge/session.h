@@ -11,7 +11,8 @@
 //   ge.externalWeightDir, ge.exec.value_bins, ge.variableUse1gHugePage (0|1|2), ge.exec.staticMemoryPolicy,
 //   ge.featureBaseRefreshable (0|1), ge.constLifecycle (session|graph), ge.exec.precision_mode
 //   (fp32|allow_bf16), ge.exec.disableReuseMemory, ge.streamMaxParallelNum, ge.AllowMultiGraphParallelCompile,
-//   ge.sessionMemoryBudget (bytes; ge's own), ge.format.activation, ge.fusion, ge.weights.prepack, ge.engine.<name>.
+//   ge.sessionMemoryBudget (bytes; ge's own), ge.exec.sessionMemoryLimit (feature-map bytes of loaded graphs; idle
+//   graphs are evicted, least recently used first, and reloaded by their next run), ge.format.activation, ge.fusion, ge.weights.prepack, ge.engine.<name>.
 // ge.exec.value_bins is GE's JSON {"value_bins":[{"value_bin_id":ID,"value_bin_file":PATH},...]}: the files that
 // FileConstant nodes naming a `file_id` read (at compile time to plan them, at load to map them). Accepted for
 // compatibility with no effect on this CPU runtime: ge.graphRunMode (variables and writes work in either mode),
@@ -58,6 +59,16 @@ struct CompiledGraphSummary {
   std::vector<std::string> variables;  // the session variables the graph uses
 };
 
+// Where a graph stands in the session's model executor (GE's ModelExecutor): whether its model is loaded now, how
+// often it was loaded and evicted (unloaded to make room under ge.exec.sessionMemoryLimit, reloaded by its next
+// run), and the feature-map bytes it holds while loaded.
+struct GraphLoadState {
+  bool loaded = false;
+  uint64_t loads = 0;
+  uint64_t evictions = 0;
+  size_t feature_memory_bytes = 0;
+};
+
 using RunAsyncCallback = std::function<void(Status, std::vector<Tensor>&)>;
 
 class GE_API Session {
@@ -83,6 +94,8 @@ class GE_API Session {
 
   Status CompileGraph(uint32_t graph_id);
   Status GetCompiledGraphSummary(uint32_t graph_id, CompiledGraphSummary* summary);
+  // FailedPrecondition until the graph is built or compiled.
+  Status GetGraphLoadState(uint32_t graph_id, GraphLoadState* state);
   // Not supported: constants are read where the compiled model maps them. Validates, then Unimplemented.
   Status SetGraphConstMemoryBase(uint32_t graph_id, const void* memory, size_t size);
   // Feature-map memory owned by the caller (GE's fixed / refreshable feature base): at least the summary's

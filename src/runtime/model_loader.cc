@@ -45,6 +45,7 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
       sink_options.max_concurrent_executions = options.max_concurrent_executions;
       sink_options.engines = engines;
       sink_options.value_bins = options.value_bins;
+      sink_options.variables = options.variables;
       GE_ASSIGN_OR_RETURN(std::unique_ptr<SinkModel> model, SinkModel::Load(std::move(om), &device, sink_options));
       loaded.feature_map_bytes = options.feature_map != nullptr ? 0 : model->stats().feature_map_bytes;
       loaded.weights_bytes = model->stats().weights_bytes;
@@ -79,6 +80,7 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
       // ge's own kernels share the device's intra-op threads.
       if (device.intra_op_threads() > 1) v2_options.pool = device.intra_op_pool();
       v2_options.seed = options.seed;
+      v2_options.variables = options.variables;
       v2_options.profile = options.profile;
       v2_options.trace = options.trace;
       if (options.pipeline_stages > 0) {
@@ -110,6 +112,8 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
 ModelLoader OmModelLoader(kernels::EngineList engines) {
   return [engines = std::move(engines)](const ModelSource& source, const ModelLoadOptions& options,
                                         rt::Device& device) -> StatusOr<LoadedModel> {
+    // A session's compiled graph: opened and verified when it was compiled.
+    if (source.opened != nullptr) return LoadVerified(engines, source, options, device, source.opened);
     // Everything but the checksum is verified before a byte is read; the checksum (a pass over the whole image)
     // runs beside the load, and no model is handed out before it passed. A damaged image is reported as such even
     // when the load failed on it first.

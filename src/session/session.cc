@@ -1,6 +1,8 @@
 // ge::Session (GE's Session → InnerSession → GraphManager, in one place): the graph table, GE's call-order
-// contract, compile (with the session's VarManager, so every graph of the session shares its variables), load
-// (SinkModel over the session's variable memory) and run.
+// contract, compile (with the session's VarManager, so every graph of the session shares its variables); the
+// compiled models go to the session's runtime::ModelExecutor (seed 002 §3.5), which loads them through the
+// runtime's one loader (the sink runtime or runtime v2, over the session's variable memory), evicts idle ones
+// under ge.exec.sessionMemoryLimit and reloads them on their next run.
 #include "ge/session.h"
 
 #include <condition_variable>
@@ -9,6 +11,8 @@
 #include <thread>
 
 #include "compiler/model_compiler.h"
+#include "runtime/model_executor.h"
+#include "runtime/v1/sink_model.h"
 #include "runtime/v2/lowering/execute_plan.h"
 #include "runtime/v2/lowering/static_island.h"
 #include "om/ir_proto.h"
@@ -39,6 +43,8 @@ struct Session::Impl {
 
   std::mutex mu;                          // the graph table and each entry's state; never held while a graph executes
   std::map<uint32_t, GraphEntry> graphs;  // guarded by mu
+  // The graphs' loaded models, by graph id, in the process's ModelManager; destroyed before the variables.
+  std::unique_ptr<runtime::ModelExecutor> executor;
 
   // RunGraphAsync: one worker thread, FIFO.
   std::mutex async_mu;
@@ -51,25 +57,20 @@ struct Session::Impl {
   StatusOr<GraphEntry*> Find(uint32_t graph_id);
   Status Add(uint32_t graph_id, const Graph& graph, const Options& graph_options);
   StatusOr<std::shared_ptr<const CompiledGraph>> Compile(const GraphEntry& entry);
-  StatusOr<std::shared_ptr<runtime::SinkModel>> Load(const GraphEntry& entry, void* fixed_feature_map,
-                                                     size_t fixed_size);
-  // A dynamic graph (compiled->dynamic) on runtime v2.
-  StatusOr<std::shared_ptr<runtime::v2::ModelV2>> LoadV2(const GraphEntry& entry);
-  // Load or LoadV2, as the compiled graph needs, into the entry.
-  Status LoadInto(GraphEntry* entry);
+  // Hands the entry's compiled model to the executor (replacing an earlier one); `load`: load it now, so that a
+  // load error is the caller's. Unregister unloads it (waiting for runs in flight) and forgets it.
+  Status Register(GraphEntry* entry, bool load);
+  void Unregister(GraphEntry* entry);
   bool NeedRebuild(const GraphEntry& entry) const;
   // Whether a variable the compiled graph uses now has another desc in the session (VarMatchInfo).
   bool VariablesChanged(const GraphEntry& entry) const;
-  struct Runnable {
-    std::shared_ptr<runtime::SinkModel> sink;
-    std::shared_ptr<runtime::v2::ModelV2> v2;
-  };
-  // Built (compiled and loaded) for BuildGraph / RunGraph, rebuilt when a variable it uses changed desc.
-  StatusOr<Runnable> Built(uint32_t graph_id);
-  Status Execute(runtime::SinkModel& model, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs,
-                 void* feature_map, size_t feature_map_size);
-  // Inputs of any size the graph accepts; outputs at their run-time shapes.
-  Status ExecuteV2(runtime::v2::ModelV2& model, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs);
+  // Built (compiled and registered) for BuildGraph / RunGraph, rebuilt when a variable it uses changed desc;
+  // true when the graph is dynamic.
+  StatusOr<bool> Built(uint32_t graph_id);
+  // A static model: inputs of exactly the declared dims, outputs allocated; `feature_map` (a sink model) runs on
+  // caller memory. A dynamic model: inputs of any size the graph accepts, outputs at their run-time shapes.
+  Status Execute(runtime::ExecutableModel& model, bool dynamic, const std::vector<Tensor>& inputs,
+                 std::vector<Tensor>* outputs, void* feature_map, size_t feature_map_size);
   // RunGraph's body; RunGraphAsync's jobs call it on the worker (the Impl outlives them: its destructor drains).
   Status Run(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs);
   void AsyncLoop();
@@ -102,7 +103,8 @@ Session::Impl::~Impl() {
   }
   async_cv.notify_all();
   if (async_worker.joinable()) async_worker.join();
-  graphs.clear();  // models before the variables they address
+  executor.reset();  // models before the variables they address
+  graphs.clear();
   if (context != nullptr) {
     variables.reset();
     context->variables().Destroy(id);
@@ -211,45 +213,38 @@ StatusOr<std::shared_ptr<const CompiledGraph>> Session::Impl::Compile(const Grap
   return std::shared_ptr<const CompiledGraph>(std::move(compiled));
 }
 
-StatusOr<std::shared_ptr<runtime::SinkModel>> Session::Impl::Load(const GraphEntry& entry, void* fixed_feature_map,
-                                                                  size_t fixed_size) {
-  runtime::SinkModelOptions so;
-  so.variables = variables;
-  if (auto bins = entry.options.find("ge.exec.value_bins"); bins != entry.options.end()) {
-    GE_ASSIGN_OR_RETURN(so.value_bins, om::ParseValueBins(bins->second));
+Status Session::Impl::Register(GraphEntry* entry, bool load) {
+  Unregister(entry);
+  runtime::GraphModelOptions o;
+  o.load.variables = variables;
+  o.load.trace = trace.get();
+  o.load.runtime_options = entry->options;  // runtime v2 reads its keys
+  if (auto bins = entry->options.find("ge.exec.value_bins"); bins != entry->options.end()) {
+    auto parsed = om::ParseValueBins(bins->second);
+    if (!parsed.ok()) return parsed.status().WithContext(GraphName(entry->id));
+    o.load.value_bins = *parsed;
   }
-  so.feature_map = fixed_feature_map;
-  so.feature_map_size = fixed_size;
-  so.trace = trace.get();
-  auto model = runtime::SinkModel::Load(entry.compiled->om, &context->device(), so);
-  if (!model.ok()) return model.status().WithContext(GraphName(entry.id));
-  return std::shared_ptr<runtime::SinkModel>(std::move(*model));
+  o.load.feature_map = entry->fixed_feature_map;
+  o.load.feature_map_size = entry->fixed_feature_map_size;
+  o.expected_bytes = entry->compiled->summary.feature_memory_size;
+  GE_RETURN_IF_ERROR(
+      executor->AddGraph(entry->id, runtime::ModelSource::Opened(entry->compiled->om, GraphName(entry->id)), o));
+  entry->registered = true;
+  if (!load) return Status::Ok();
+  Status s = executor->LoadGraph(entry->id);
+  if (!s.ok()) Unregister(entry);
+  return s;
 }
 
-StatusOr<std::shared_ptr<runtime::v2::ModelV2>> Session::Impl::LoadV2(const GraphEntry& entry) {
-  runtime::v2::ModelV2Options o;
-  Status s = o.ApplyGeOptions(entry.options);
-  if (!s.ok()) return s.WithContext(GraphName(entry.id));
-  o.intra_op_threads = context->device().intra_op_threads();
-  o.device = &context->device();
-  o.variables = variables;
-  o.trace = trace.get();
-  auto model = runtime::v2::ModelV2::Load(entry.compiled->om, o);
-  if (!model.ok()) return model.status().WithContext(GraphName(entry.id));
-  return std::shared_ptr<runtime::v2::ModelV2>(std::move(*model));
-}
-
-Status Session::Impl::LoadInto(GraphEntry* entry) {
-  if (entry->compiled->dynamic) {
-    GE_ASSIGN_OR_RETURN(entry->loaded_v2, LoadV2(*entry));
-  } else {
-    GE_ASSIGN_OR_RETURN(entry->loaded, Load(*entry, nullptr, 0));
-  }
-  return Status::Ok();
+void Session::Impl::Unregister(GraphEntry* entry) {
+  if (!entry->registered) return;
+  executor->RemoveGraph(entry->id, rt::kWaitForever).IgnoreError();
+  entry->registered = false;
+  entry->load_requested = false;
 }
 
 bool Session::Impl::NeedRebuild(const GraphEntry& entry) const {
-  if (entry.compiled == nullptr || (entry.loaded == nullptr && entry.loaded_v2 == nullptr)) return true;
+  if (entry.compiled == nullptr || !entry.registered) return true;
   return VariablesChanged(entry);
 }
 
@@ -261,16 +256,16 @@ bool Session::Impl::VariablesChanged(const GraphEntry& entry) const {
   return false;
 }
 
-StatusOr<Session::Impl::Runnable> Session::Impl::Built(uint32_t graph_id) {
+StatusOr<bool> Session::Impl::Built(uint32_t graph_id) {
   std::lock_guard<std::mutex> lk(mu);
   GE_ASSIGN_OR_RETURN(GraphEntry * e, Find(graph_id));
   if (e->mode == GraphEntry::Mode::kCompiled && e->compiled != nullptr && e->compiled->dynamic) {
     if (VariablesChanged(*e)) {  // another graph changed a shared variable's desc since CompileGraph
-      e->loaded_v2.reset();
+      Unregister(e);
       GE_ASSIGN_OR_RETURN(e->compiled, Compile(*e));
     }
-    if (e->loaded_v2 == nullptr) GE_RETURN_IF_ERROR(LoadInto(e));  // no LoadGraph for dynamic graphs
-    return Runnable{nullptr, e->loaded_v2};
+    if (!e->registered) GE_RETURN_IF_ERROR(Register(e, true));  // no LoadGraph for dynamic graphs
+    return true;
   }
   if (e->mode == GraphEntry::Mode::kCompiled) {
     return Unimplemented(GraphName(graph_id) +
@@ -278,17 +273,17 @@ StatusOr<Session::Impl::Runnable> Session::Impl::Built(uint32_t graph_id) {
                          "RunGraphWithStreamAsync (RunGraph, BuildGraph and RunGraphAsync are unsupported then)");
   }
   if (NeedRebuild(*e)) {
-    e->loaded.reset();
-    e->loaded_v2.reset();
+    Unregister(e);
     GE_ASSIGN_OR_RETURN(e->compiled, Compile(*e));
-    GE_RETURN_IF_ERROR(LoadInto(e));
+    GE_RETURN_IF_ERROR(Register(e, true));
     e->mode = GraphEntry::Mode::kBuilt;
   }
-  return Runnable{e->loaded, e->loaded_v2};
+  return e->compiled->dynamic;
 }
 
-Status Session::Impl::Execute(runtime::SinkModel& model, const std::vector<Tensor>& inputs,
+Status Session::Impl::Execute(runtime::ExecutableModel& model, bool dynamic, const std::vector<Tensor>& inputs,
                               std::vector<Tensor>* outputs, void* feature_map, size_t feature_map_size) {
+  if (dynamic) return model.ExecuteTensors(inputs, outputs);
   const auto& in_descs = model.inputs();
   if (inputs.size() != in_descs.size()) {
     return InvalidArgument("the graph has " + std::to_string(in_descs.size()) + " inputs, got " +
@@ -311,30 +306,18 @@ Status Session::Impl::Execute(runtime::SinkModel& model, const std::vector<Tenso
     out.push_back(runtime::DataBuffer{t.raw_data(), t.nbytes()});
     outputs->push_back(std::move(t));
   }
-  if (feature_map != nullptr) return model.ExecuteWithFeatureMap(in, out, feature_map, feature_map_size);
-  return model.Execute(in, out);
-}
-
-Status Session::Impl::ExecuteV2(runtime::v2::ModelV2& model, const std::vector<Tensor>& inputs,
-                                std::vector<Tensor>* outputs) {
-  std::vector<Value> in, out;
-  in.reserve(inputs.size());
-  for (const Tensor& t : inputs) in.emplace_back(t);
-  GE_RETURN_IF_ERROR(model.Execute(in, &out));
-  outputs->clear();
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (!out[i].is_tensor()) {
-      return Unimplemented("output " + std::to_string(i) + " is not a tensor (sessions return tensors)");
-    }
-    outputs->push_back(std::move(out[i].tensor));
-  }
-  return Status::Ok();
+  if (feature_map == nullptr) return model.Execute(in, out);
+  auto* sink = dynamic_cast<runtime::SinkModel*>(&model);
+  if (sink == nullptr) return Internal("a caller's feature map needs a model on the sink runtime");
+  return sink->ExecuteWithFeatureMap(in, out, feature_map, feature_map_size);
 }
 
 Status Session::Impl::Run(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) {
-  GE_ASSIGN_OR_RETURN(Runnable model, Built(graph_id));
-  Status s =
-      model.v2 != nullptr ? ExecuteV2(*model.v2, inputs, outputs) : Execute(*model.sink, inputs, outputs, nullptr, 0);
+  GE_ASSIGN_OR_RETURN(bool dynamic, Built(graph_id));
+  // Pinned for the run: the executor may have evicted the model since it was built, and reloads it then.
+  StatusOr<runtime::ModelLease> lease = executor->Pin(graph_id);
+  if (!lease.ok()) return lease.status().WithContext(GraphName(graph_id));
+  Status s = Execute(lease->model(), dynamic, inputs, outputs, nullptr, 0);
   return s.ok() ? s : s.WithContext(GraphName(graph_id));
 }
 
@@ -383,6 +366,11 @@ Session::Session(const Options& options) : impl_(std::make_unique<Impl>()) {
   impl_->variables = impl_->context->variables().Instance(impl_->id);
   impl_->status = impl_->variables->Init(vo);
   if (!impl_->status.ok()) return;
+  runtime::ModelExecutorOptions eo;
+  if (auto it = options.find("ge.exec.sessionMemoryLimit"); it != options.end()) {
+    eo.memory_budget_bytes = std::stoull(it->second);  // the option table checked it is a byte count
+  }
+  impl_->executor = std::make_unique<runtime::ModelExecutor>(&impl_->context->models(), eo);
   impl_->async_worker = std::thread([impl = impl_.get()] { impl->AsyncLoop(); });
 }
 
@@ -410,7 +398,8 @@ Status Session::AddGraphWithCopy(uint32_t graph_id, const Graph& graph, const Op
 Status Session::RemoveGraph(uint32_t graph_id) {
   GE_RETURN_IF_ERROR(impl_->status);
   std::lock_guard<std::mutex> lk(impl_->mu);
-  GE_RETURN_IF_ERROR(impl_->Find(graph_id).status());
+  GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+  impl_->Unregister(e);
   impl_->graphs.erase(graph_id);
   return Status::Ok();
 }
@@ -453,9 +442,8 @@ Status Session::CompileGraph(uint32_t graph_id) {
     return FailedPrecondition(GraphName(graph_id) + " was already built by BuildGraph or RunGraph");
   }
   if (e->compiled != nullptr && !impl_->NeedRebuild(*e)) return Status::Ok();
+  impl_->Unregister(e);
   GE_ASSIGN_OR_RETURN(e->compiled, impl_->Compile(*e));
-  e->loaded.reset();
-  e->loaded_v2.reset();
   e->mode = GraphEntry::Mode::kCompiled;
   return Status::Ok();
 }
@@ -483,6 +471,20 @@ Status Session::GetCompiledGraphSummary(uint32_t graph_id, CompiledGraphSummary*
   return Status::Ok();
 }
 
+Status Session::GetGraphLoadState(uint32_t graph_id, GraphLoadState* state) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  if (state == nullptr) return InvalidArgument("GetGraphLoadState: null state");
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+  if (!e->registered) return NotCompiled(graph_id, "GetGraphLoadState");
+  GE_ASSIGN_OR_RETURN(runtime::GraphState s, impl_->executor->state(graph_id));
+  state->loaded = s.loaded;
+  state->loads = s.loads;
+  state->evictions = s.evictions;
+  state->feature_memory_bytes = s.loaded ? s.feature_map_bytes : 0;
+  return Status::Ok();
+}
+
 Status Session::SetGraphConstMemoryBase(uint32_t graph_id, const void* memory, size_t size) {
   GE_RETURN_IF_ERROR(impl_->status);
   std::lock_guard<std::mutex> lk(impl_->mu);
@@ -503,7 +505,7 @@ Status Session::SetGraphFixedFeatureMemoryBase(uint32_t graph_id, void* memory, 
   GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
   if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "SetGraphFixedFeatureMemoryBase");
   if (e->compiled->dynamic) return DynamicUnsupported(graph_id, "SetGraphFixedFeatureMemoryBase");
-  if (e->loaded != nullptr) {
+  if (e->load_requested) {
     return FailedPrecondition("SetGraphFixedFeatureMemoryBase: " + GraphName(graph_id) + " is already loaded");
   }
   const size_t need = e->compiled->summary.feature_memory_size;
@@ -545,8 +547,9 @@ Status Session::LoadGraph(uint32_t graph_id, const Options& options, void* strea
   GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
   if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "LoadGraph");
   if (e->compiled->dynamic) return DynamicUnsupported(graph_id, "LoadGraph");
-  if (e->loaded != nullptr) return Status::Ok();
-  GE_ASSIGN_OR_RETURN(e->loaded, impl_->Load(*e, e->fixed_feature_map, e->fixed_feature_map_size));
+  if (e->load_requested) return Status::Ok();
+  GE_RETURN_IF_ERROR(impl_->Register(e, true));
+  e->load_requested = true;
   return Status::Ok();
 }
 
@@ -556,7 +559,6 @@ Status Session::RunGraphWithStreamAsync(uint32_t graph_id, void* stream, const s
   if (stream != nullptr) {
     return Unimplemented("RunGraphWithStreamAsync: streams are not public in ge yet; pass nullptr");
   }
-  std::shared_ptr<runtime::SinkModel> model;
   void* feature_map = nullptr;
   size_t feature_map_size = 0;
   {
@@ -564,18 +566,19 @@ Status Session::RunGraphWithStreamAsync(uint32_t graph_id, void* stream, const s
     GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
     if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "RunGraphWithStreamAsync");
     if (e->compiled->dynamic) return DynamicUnsupported(graph_id, "RunGraphWithStreamAsync");
-    if (e->loaded == nullptr) {
+    if (!e->load_requested) {
       return FailedPrecondition("RunGraphWithStreamAsync: " + GraphName(graph_id) + " is not loaded: call LoadGraph");
     }
     if (impl_->NeedRebuild(*e)) {
       return FailedPrecondition("RunGraphWithStreamAsync: a variable of " + GraphName(graph_id) +
                                 " changed its desc since CompileGraph; compile it again");
     }
-    model = e->loaded;
     feature_map = e->refreshed_feature_map;
     feature_map_size = e->refreshed_feature_map_size;
   }
-  Status s = impl_->Execute(*model, inputs, &outputs, feature_map, feature_map_size);
+  StatusOr<runtime::ModelLease> lease = impl_->executor->Pin(graph_id);
+  if (!lease.ok()) return lease.status().WithContext(GraphName(graph_id));
+  Status s = impl_->Execute(lease->model(), false, inputs, &outputs, feature_map, feature_map_size);
   return s.ok() ? s : s.WithContext(GraphName(graph_id));
 }
 
@@ -634,8 +637,14 @@ Status Session::ForkGraph(uint32_t graph_id, uint32_t new_graph_id) {
   fork.options = e->options;
   fork.mode = e->mode;
   fork.compiled = e->compiled;
-  if (e->mode == GraphEntry::Mode::kBuilt) GE_RETURN_IF_ERROR(impl_->LoadInto(&fork));
-  impl_->graphs.emplace(new_graph_id, std::move(fork));
+  GraphEntry& added = impl_->graphs.emplace(new_graph_id, std::move(fork)).first->second;
+  if (e->mode == GraphEntry::Mode::kBuilt) {
+    Status s = impl_->Register(&added, true);
+    if (!s.ok()) {
+      impl_->graphs.erase(new_graph_id);
+      return s;
+    }
+  }
   return Status::Ok();
 }
 
