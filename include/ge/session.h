@@ -71,6 +71,26 @@ struct GraphLoadState {
 
 using RunAsyncCallback = std::function<void(Status, std::vector<Tensor>&)>;
 
+// GE's RegisterCallBackFunc callback: called once per successful run of any graph of the session, on the thread
+// that ran it, with the graph id and the run's outputs by name (GE passes its summary tensors this way). The
+// return value is ignored (GE's convention: 0 for success).
+using RunCallBackFunc = std::function<uint32_t(uint32_t graph_id, const std::map<std::string, Tensor>& outputs)>;
+
+// A compiled graph's .om image (GE's ModelBufferData): OfflineModel::LoadFromMemory loads it.
+struct ModelBufferData {
+  std::shared_ptr<uint8_t> data;
+  uint64_t length = 0;
+};
+
+// Streams (GE's aclrtStream; `void*` as GE's API takes them): work enqueued on one runs in order on a thread of
+// its own, beside the caller; SynchronizeStream waits for it. Created after GEInitialize; one stream serves any
+// session. A handle not made by CreateStream (or already destroyed) is InvalidArgument wherever it is passed.
+GE_API Status CreateStream(void** stream);
+// Waits for the stream's work, then frees it.
+GE_API Status DestroyStream(void* stream);
+// Waits for every run enqueued so far; returns the first error one of them had (and clears it), else OK.
+GE_API Status SynchronizeStream(void* stream);
+
 class GE_API Session {
  public:
   // Check status() before use: a session created before GEInitialize, or with a bad option, is unusable and
@@ -103,10 +123,19 @@ class GE_API Session {
   // ge.featureBaseRefreshable=1).
   Status SetGraphFixedFeatureMemoryBase(uint32_t graph_id, void* memory, size_t size);
   Status UpdateGraphFeatureMemoryBase(uint32_t graph_id, void* memory, size_t size);
-  // `stream` must be null (runs on the caller's thread; ge has no public stream type yet).
+  // `stream`: null, or a CreateStream handle (the load itself happens now, on the caller's thread).
   Status LoadGraph(uint32_t graph_id, const Options& options = {}, void* stream = nullptr);
+  // A loaded static graph on `stream`: returns once the run is enqueued, with `outputs` allocated at the graph's
+  // output shapes; the run writes them, and the inputs must stay unchanged, until SynchronizeStream(stream) has
+  // returned (the run holds the tensors' storage, so the caller may drop its handles). Errors of the run itself
+  // are the stream's (SynchronizeStream returns them). A null stream runs on the caller's thread before returning.
   Status RunGraphWithStreamAsync(uint32_t graph_id, void* stream, const std::vector<Tensor>& inputs,
                                  std::vector<Tensor>& outputs);
+  // Registers (or, with the same key, replaces) a callback every successful run calls once; an empty key or
+  // callback is InvalidArgument.
+  Status RegisterCallBackFunc(const std::string& key, const RunCallBackFunc& callback);
+  // The compiled graph's .om image (after BuildGraph, RunGraph or CompileGraph; FailedPrecondition before).
+  Status GetCompiledModel(uint32_t graph_id, ModelBufferData& model_buffer);
 
   // Copies of the named variables' current values (every variable of the session when names is empty, sorted by
   // name: then `names` is filled too). NotFound for an unknown name.

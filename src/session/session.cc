@@ -6,6 +6,7 @@
 #include "ge/session.h"
 
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -46,6 +47,15 @@ struct Session::Impl {
   // The graphs' loaded models, by graph id, in the process's ModelManager; destroyed before the variables.
   std::unique_ptr<runtime::ModelExecutor> executor;
 
+  // RegisterCallBackFunc: called once per successful run.
+  std::mutex callbacks_mu;
+  std::map<std::string, RunCallBackFunc> callbacks;  // guarded by callbacks_mu
+
+  // Runs enqueued on public streams and not finished; the destructor waits for them (they use the executor).
+  std::mutex stream_mu;
+  std::condition_variable stream_cv;
+  int stream_runs = 0;  // guarded by stream_mu
+
   // RunGraphAsync: one worker thread, FIFO.
   std::mutex async_mu;
   std::condition_variable async_cv;
@@ -69,8 +79,14 @@ struct Session::Impl {
   StatusOr<bool> Built(uint32_t graph_id);
   // A static model: inputs of exactly the declared dims, outputs allocated; `feature_map` (a sink model) runs on
   // caller memory. A dynamic model: inputs of any size the graph accepts, outputs at their run-time shapes.
+  // `in_place`: write into *outputs as given (tensors of the output shapes, storage shared with a caller).
   Status Execute(runtime::ExecutableModel& model, bool dynamic, const std::vector<Tensor>& inputs,
-                 std::vector<Tensor>* outputs, void* feature_map, size_t feature_map_size);
+                 std::vector<Tensor>* outputs, void* feature_map, size_t feature_map_size, bool in_place = false);
+  // The registered callbacks, each once, with the run's outputs by name.
+  void NotifyCallbacks(uint32_t graph_id, const runtime::ExecutableModel& model, const std::vector<Tensor>& outputs);
+  // A static graph's run on a public stream's thread (RunGraphWithStreamAsync).
+  Status RunOnStream(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs,
+                     void* feature_map, size_t feature_map_size);
   // RunGraph's body; RunGraphAsync's jobs call it on the worker (the Impl outlives them: its destructor drains).
   Status Run(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs);
   void AsyncLoop();
@@ -103,6 +119,10 @@ Session::Impl::~Impl() {
   }
   async_cv.notify_all();
   if (async_worker.joinable()) async_worker.join();
+  {
+    std::unique_lock<std::mutex> lk(stream_mu);
+    stream_cv.wait(lk, [&] { return stream_runs == 0; });
+  }
   executor.reset();  // models before the variables they address
   graphs.clear();
   if (context != nullptr) {
@@ -282,7 +302,8 @@ StatusOr<bool> Session::Impl::Built(uint32_t graph_id) {
 }
 
 Status Session::Impl::Execute(runtime::ExecutableModel& model, bool dynamic, const std::vector<Tensor>& inputs,
-                              std::vector<Tensor>* outputs, void* feature_map, size_t feature_map_size) {
+                              std::vector<Tensor>* outputs, void* feature_map, size_t feature_map_size,
+                              bool in_place) {
   if (dynamic) return model.ExecuteTensors(inputs, outputs);
   const auto& in_descs = model.inputs();
   if (inputs.size() != in_descs.size()) {
@@ -300,11 +321,16 @@ Status Session::Impl::Execute(runtime::ExecutableModel& model, bool dynamic, con
     }
     in.push_back(runtime::DataBuffer{const_cast<void*>(t.raw_data()), t.nbytes()});
   }
-  outputs->clear();
-  for (const runtime::IoDesc& d : model.outputs()) {
-    GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(d.desc.dtype, d.desc.shape.dims()));
-    out.push_back(runtime::DataBuffer{t.raw_data(), t.nbytes()});
-    outputs->push_back(std::move(t));
+  if (in_place) {
+    if (outputs->size() != model.outputs().size()) return Internal("output tensors do not match the graph");
+    for (Tensor& t : *outputs) out.push_back(runtime::DataBuffer{t.raw_data(), t.nbytes()});
+  } else {
+    outputs->clear();
+    for (const runtime::IoDesc& d : model.outputs()) {
+      GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(d.desc.dtype, d.desc.shape.dims()));
+      out.push_back(runtime::DataBuffer{t.raw_data(), t.nbytes()});
+      outputs->push_back(std::move(t));
+    }
   }
   if (feature_map == nullptr) return model.Execute(in, out);
   auto* sink = dynamic_cast<runtime::SinkModel*>(&model);
@@ -318,7 +344,32 @@ Status Session::Impl::Run(uint32_t graph_id, const std::vector<Tensor>& inputs, 
   StatusOr<runtime::ModelLease> lease = executor->Pin(graph_id);
   if (!lease.ok()) return lease.status().WithContext(GraphName(graph_id));
   Status s = Execute(lease->model(), dynamic, inputs, outputs, nullptr, 0);
-  return s.ok() ? s : s.WithContext(GraphName(graph_id));
+  if (!s.ok()) return s.WithContext(GraphName(graph_id));
+  NotifyCallbacks(graph_id, lease->model(), *outputs);
+  return s;
+}
+
+void Session::Impl::NotifyCallbacks(uint32_t graph_id, const runtime::ExecutableModel& model,
+                                    const std::vector<Tensor>& outputs) {
+  std::vector<RunCallBackFunc> calls;
+  {
+    std::lock_guard<std::mutex> lk(callbacks_mu);
+    for (const auto& [key, fn] : callbacks) calls.push_back(fn);
+  }
+  if (calls.empty()) return;
+  std::map<std::string, Tensor> by_name;
+  for (size_t i = 0; i < outputs.size() && i < model.outputs().size(); ++i) by_name[model.outputs()[i].name] = outputs[i];
+  for (const RunCallBackFunc& fn : calls) fn(graph_id, by_name);
+}
+
+Status Session::Impl::RunOnStream(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs,
+                                  void* feature_map, size_t feature_map_size) {
+  StatusOr<runtime::ModelLease> lease = executor->Pin(graph_id);
+  if (!lease.ok()) return lease.status().WithContext(GraphName(graph_id));
+  Status s = Execute(lease->model(), false, inputs, outputs, feature_map, feature_map_size, /*in_place=*/true);
+  if (!s.ok()) return s.WithContext(GraphName(graph_id));
+  NotifyCallbacks(graph_id, lease->model(), *outputs);
+  return s;
 }
 
 void Session::Impl::AsyncLoop() {
@@ -449,6 +500,18 @@ Status Session::CompileGraph(uint32_t graph_id) {
 }
 
 namespace {
+
+// One RunGraphWithStreamAsync request on a public stream: what the run needs, held until it has run.
+struct StreamRun {
+  Session::Impl* impl;
+  uint32_t graph_id;
+  std::vector<Tensor> inputs, outputs;  // share storage with the caller's tensors
+  void* feature_map;
+  size_t feature_map_size;
+};
+
+Status RunStreamTask(void* args, rt::TaskContext& ctx);
+
 Status NotCompiled(uint32_t graph_id, const char* call) {
   return FailedPrecondition(std::string(call) + ": " + GraphName(graph_id) + " is not built: call CompileGraph first");
 }
@@ -539,10 +602,30 @@ Status Session::UpdateGraphFeatureMemoryBase(uint32_t graph_id, void* memory, si
   return Status::Ok();
 }
 
+namespace {
+
+Status RunStreamTask(void* args, rt::TaskContext& ctx) {
+  std::unique_ptr<StreamRun> run(static_cast<StreamRun*>(args));
+  Session::Impl* impl = run->impl;
+  Status s = Status::Ok();
+  const bool skip = (ctx.cancel != nullptr && ctx.cancel->load()) ||
+                    (ctx.stream_error != nullptr && !ctx.stream_error->ok());  // an earlier run failed
+  if (!skip) s = impl->RunOnStream(run->graph_id, run->inputs, &run->outputs, run->feature_map, run->feature_map_size);
+  run.reset();  // the tensors go before the session may
+  {
+    std::lock_guard<std::mutex> lk(impl->stream_mu);
+    --impl->stream_runs;
+  }
+  impl->stream_cv.notify_all();
+  return s;
+}
+
+}  // namespace
+
 Status Session::LoadGraph(uint32_t graph_id, const Options& options, void* stream) {
   GE_RETURN_IF_ERROR(impl_->status);
   GE_RETURN_IF_ERROR(session::CheckOptions(options, "LoadGraph"));
-  if (stream != nullptr) return Unimplemented("LoadGraph: streams are not public in ge yet; pass nullptr");
+  if (stream != nullptr) GE_RETURN_IF_ERROR(session::LookUpStream(stream, "LoadGraph").status());
   std::lock_guard<std::mutex> lk(impl_->mu);
   GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
   if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "LoadGraph");
@@ -556,10 +639,12 @@ Status Session::LoadGraph(uint32_t graph_id, const Options& options, void* strea
 Status Session::RunGraphWithStreamAsync(uint32_t graph_id, void* stream, const std::vector<Tensor>& inputs,
                                         std::vector<Tensor>& outputs) {
   GE_RETURN_IF_ERROR(impl_->status);
+  std::shared_ptr<session::PublicStream> on;
   if (stream != nullptr) {
-    return Unimplemented("RunGraphWithStreamAsync: streams are not public in ge yet; pass nullptr");
+    GE_ASSIGN_OR_RETURN(on, session::LookUpStream(stream, "RunGraphWithStreamAsync"));
   }
   void* feature_map = nullptr;
+  std::vector<TensorInfo> in_info, out_info;
   size_t feature_map_size = 0;
   {
     std::lock_guard<std::mutex> lk(impl_->mu);
@@ -575,11 +660,73 @@ Status Session::RunGraphWithStreamAsync(uint32_t graph_id, void* stream, const s
     }
     feature_map = e->refreshed_feature_map;
     feature_map_size = e->refreshed_feature_map_size;
+    in_info = e->compiled->summary.inputs;
+    out_info = e->compiled->summary.outputs;
+  }
+  if (on != nullptr) {
+    // Checked now, so that a wrong input is the caller's error, not the stream's; outputs allocated for the run
+    // to write.
+    if (inputs.size() != in_info.size()) {
+      return InvalidArgument("RunGraphWithStreamAsync: " + GraphName(graph_id) + " has " +
+                             std::to_string(in_info.size()) + " inputs, got " + std::to_string(inputs.size()));
+    }
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Tensor& t = inputs[i];
+      if (!t.valid() || t.dtype() != in_info[i].dtype || t.dims() != in_info[i].dims) {
+        return InvalidArgument("RunGraphWithStreamAsync: " + GraphName(graph_id) + " input " + std::to_string(i) +
+                               " ('" + in_info[i].name + "') must be " + DataTypeName(in_info[i].dtype) +
+                               DimsToString(in_info[i].dims) + ", got " +
+                               (t.valid() ? DataTypeName(t.dtype()) + DimsToString(t.dims()) : std::string("none")));
+      }
+    }
+    outputs.clear();
+    for (const TensorInfo& o : out_info) {
+      GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(o.dtype, o.dims));
+      outputs.push_back(std::move(t));
+    }
+    auto run = std::make_unique<StreamRun>(StreamRun{impl_.get(), graph_id, inputs, outputs, feature_map,
+                                                     feature_map_size});
+    {
+      std::lock_guard<std::mutex> lk(impl_->stream_mu);
+      ++impl_->stream_runs;
+    }
+    rt::Task task{RunStreamTask, run.get()};
+    task.always = true;  // runs (and frees its request) even after an earlier run failed
+    Status s = on->stream->Enqueue(task);
+    if (!s.ok()) {
+      std::lock_guard<std::mutex> lk(impl_->stream_mu);
+      --impl_->stream_runs;
+      return s.WithContext("RunGraphWithStreamAsync: " + GraphName(graph_id));
+    }
+    run.release();  // the task owns it now
+    return Status::Ok();
   }
   StatusOr<runtime::ModelLease> lease = impl_->executor->Pin(graph_id);
   if (!lease.ok()) return lease.status().WithContext(GraphName(graph_id));
   Status s = impl_->Execute(lease->model(), false, inputs, &outputs, feature_map, feature_map_size);
   return s.ok() ? s : s.WithContext(GraphName(graph_id));
+}
+
+Status Session::RegisterCallBackFunc(const std::string& key, const RunCallBackFunc& callback) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  if (key.empty()) return InvalidArgument("RegisterCallBackFunc: the key is empty");
+  if (!callback) return InvalidArgument("RegisterCallBackFunc: no callback for key '" + key + "'");
+  std::lock_guard<std::mutex> lk(impl_->callbacks_mu);
+  impl_->callbacks[key] = callback;
+  return Status::Ok();
+}
+
+Status Session::GetCompiledModel(uint32_t graph_id, ModelBufferData& model_buffer) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+  if (e->compiled == nullptr) return NotCompiled(graph_id, "GetCompiledModel");
+  const om::ByteSpan image = e->compiled->om->image();
+  std::shared_ptr<uint8_t> copy(new uint8_t[image.size], std::default_delete<uint8_t[]>());
+  std::memcpy(copy.get(), image.data, image.size);
+  model_buffer.data = std::move(copy);
+  model_buffer.length = image.size;
+  return Status::Ok();
 }
 
 Status Session::GetVariables(std::vector<std::string>& names, std::vector<Tensor>& values) {
