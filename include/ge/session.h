@@ -116,7 +116,9 @@ class GE_API Session {
   Status GetCompiledGraphSummary(uint32_t graph_id, CompiledGraphSummary* summary);
   // FailedPrecondition until the graph is built or compiled.
   Status GetGraphLoadState(uint32_t graph_id, GraphLoadState* state);
-  // Not supported: constants are read where the compiled model maps them. Validates, then Unimplemented.
+  // Caller-provided constant memory (GE's const base), before LoadGraph: at least the summary's const_memory_size,
+  // 64-byte aligned. The load copies the weights there and the model reads its constants from it, so it must stay
+  // valid until the graph is removed (GE hands the memory over; `const` follows GE's signature). Static graphs.
   Status SetGraphConstMemoryBase(uint32_t graph_id, const void* memory, size_t size);
   // Feature-map memory owned by the caller (GE's fixed / refreshable feature base): at least the summary's
   // feature_memory_size, 64-byte aligned. Fixed: before LoadGraph. Update: before each run (needs

@@ -40,6 +40,8 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
       SinkModelOptions sink_options;
       sink_options.feature_map = options.feature_map;
       sink_options.feature_map_size = options.feature_map_size;
+      sink_options.const_memory = options.const_memory;
+      sink_options.const_memory_size = options.const_memory_size;
       sink_options.profile = options.profile;
       sink_options.trace = options.trace;
       sink_options.max_concurrent_executions = options.max_concurrent_executions;

@@ -64,6 +64,9 @@ struct ModelLoadOptions {
   // Caller-provided feature-map memory (GE's SetFeatureMemoryBase); null: the model allocates its own.
   void* feature_map = nullptr;
   size_t feature_map_size = 0;
+  // Caller-provided constant memory (GE's SetGraphConstMemoryBase; SinkModelOptions::const_memory).
+  void* const_memory = nullptr;
+  size_t const_memory_size = 0;
   // Time every kernel (`ge run --profile`; SinkModel::profile()).
   bool profile = false;
   // Record the load phases and every kernel execution here (`ge run --trace`; SinkModelOptions::trace,

@@ -31,6 +31,8 @@ struct GraphEntry {
   // or lazily), may evict it when idle and reloads it on the next run.
   bool registered = false;
   bool load_requested = false;  // LoadGraph was called (RunGraphWithStreamAsync's precondition)
+  void* const_memory = nullptr;  // SetGraphConstMemoryBase
+  size_t const_memory_size = 0;
   void* fixed_feature_map = nullptr;           // SetGraphFixedFeatureMemoryBase
   size_t fixed_feature_map_size = 0;
   void* refreshed_feature_map = nullptr;  // UpdateGraphFeatureMemoryBase (ge.featureBaseRefreshable=1)

@@ -244,6 +244,8 @@ Status Session::Impl::Register(GraphEntry* entry, bool load) {
     if (!parsed.ok()) return parsed.status().WithContext(GraphName(entry->id));
     o.load.value_bins = *parsed;
   }
+  o.load.const_memory = entry->const_memory;
+  o.load.const_memory_size = entry->const_memory_size;
   o.load.feature_map = entry->fixed_feature_map;
   o.load.feature_map_size = entry->fixed_feature_map_size;
   o.expected_bytes = entry->compiled->summary.feature_memory_size;
@@ -553,13 +555,21 @@ Status Session::SetGraphConstMemoryBase(uint32_t graph_id, const void* memory, s
   std::lock_guard<std::mutex> lk(impl_->mu);
   GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
   if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "SetGraphConstMemoryBase");
-  if (memory == nullptr || size < e->compiled->summary.const_memory_size) {
-    return InvalidArgument("SetGraphConstMemoryBase: " + GraphName(graph_id) + " needs " +
-                           std::to_string(e->compiled->summary.const_memory_size) + " bytes");
+  if (e->compiled->dynamic) return DynamicUnsupported(graph_id, "SetGraphConstMemoryBase");
+  if (e->load_requested) {
+    return FailedPrecondition("SetGraphConstMemoryBase: " + GraphName(graph_id) + " is already loaded");
   }
-  return Unimplemented(
-      "SetGraphConstMemoryBase: ge reads constants where the compiled model maps them; "
-      "caller-provided constant memory is not supported");
+  if (memory == nullptr || size < e->compiled->summary.const_memory_size ||
+      reinterpret_cast<uintptr_t>(memory) % 64 != 0) {
+    return InvalidArgument("SetGraphConstMemoryBase: " + GraphName(graph_id) + " needs " +
+                           std::to_string(e->compiled->summary.const_memory_size) + " bytes, 64-byte aligned; got " +
+                           std::to_string(size));
+  }
+  // The model copies its weights there when LoadGraph loads it (and again whenever it is reloaded after an
+  // eviction); the memory must stay valid and unchanged by the caller until the graph is removed.
+  e->const_memory = const_cast<void*>(memory);
+  e->const_memory_size = size;
+  return Status::Ok();
 }
 
 Status Session::SetGraphFixedFeatureMemoryBase(uint32_t graph_id, void* memory, size_t size) {
