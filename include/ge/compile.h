@@ -94,6 +94,11 @@ struct CompileOptions {
   bool embed_external_data = false;
   // The model's name in the .om; empty: the graph's name.
   std::string model_name;
+  // With ge.graph_compiler_cache_dir in `options` (a persistent model cache: each compiled .om is stored there,
+  // keyed by the model's bytes, these options, the CPU and the ge build, and loaded instead of compiled next time):
+  // true returns a model found in the cache as its file (CompiledModel::cache_path, om left empty), for the caller
+  // to map with OfflineModel::LoadFromFile instead of copying it into memory.
+  bool cached_model_as_path = false;
 };
 
 // What the compiler made (`ge compile --json` prints the same).
@@ -122,6 +127,9 @@ struct CompileReport {
 struct CompiledModel {
   std::vector<uint8_t> om;  // the .om image: OfflineModel::LoadFromMemory, or write it to a file
   CompileReport report;
+  // The model cache's file the model came from (report.notes says so); empty when it was compiled. With
+  // CompileOptions::cached_model_as_path, `om` is then empty.
+  std::string cache_path;
 };
 
 // Compiles into memory. Errors: InvalidArgument (bad option, shape spec or model, naming the node or value),

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <utility>
 
+#include "api/compile_cache.h"
 #include "base/option_table.h"
 #include "base/status.h"
 #include "compiler/input_shape_spec.h"
@@ -176,6 +177,9 @@ Status CheckRuntime(const CompileOptions& options, const compiler::CompileReport
 
 StatusOr<CompiledModel> Compile(const CompileSource& source, const CompileOptions& options) {
   GE_ASSIGN_OR_RETURN(compiler::CompileOptions compile_options, ToCompilerOptions(options));
+  // ge.graph_compiler_cache_dir (api/compile_cache.h): a cached model stands in for the compile.
+  const api::CompileCache cache(source, options, compile_options.threads);
+  if (std::optional<CompiledModel> hit = cache.Find(options.cached_model_as_path)) return std::move(*hit);  // stored only after CheckRuntime
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, LoadModel(source));
   compiler::CompileReport report;
   GE_ASSIGN_OR_RETURN(std::vector<uint8_t> om, compiler::CompileToOm(*model, compile_options, &report));
@@ -183,6 +187,7 @@ StatusOr<CompiledModel> Compile(const CompileSource& source, const CompileOption
   CompiledModel out;
   out.om = std::move(om);
   out.report = ToPublic(report);
+  cache.Store(out);
   return out;
 }
 
