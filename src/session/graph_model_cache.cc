@@ -20,8 +20,11 @@ namespace {
 class HashingWeightSink final : public om::WeightSink {
  public:
   explicit HashingWeightSink(CacheKeyBuilder* key) : key_(key) {}
-  StatusOr<std::optional<om::WeightRef>> Put(const ir::Value&, const Tensor& tensor) override {
+  StatusOr<std::optional<om::WeightRef>> Put(const ir::Value& value, const Tensor& tensor) override {
     key_->AddBytes("constant", tensor.raw_data(), tensor.nbytes());
+    if (const ir::ConstSource* source = value.const_source()) {  // the cached model may read it there (FileConstant)
+      key_->Add("constant source", source->path + ":" + std::to_string(source->offset) + ":" + source->file_id);
+    }
     return std::optional<om::WeightRef>(om::WeightRef{count_++, tensor.nbytes()});
   }
 
