@@ -135,7 +135,8 @@ struct CompiledModel {
 // Compiles into memory. Errors: InvalidArgument (bad option, shape spec or model, naming the node or value),
 // NotFound (no such file), Unimplemented (an op ge lacks), FailedPrecondition (runtime "v1" for a dynamic model).
 GE_API StatusOr<CompiledModel> Compile(const CompileSource& source, const CompileOptions& options = {});
-// Compiles into the file om_path (written whole or not at all); ge.externalWeight's files go beside it.
+// Compiles into the file om_path (written whole or not at all); ge.externalWeight's files go beside it. The model
+// cache (ge.graph_compiler_cache_dir) is Compile's: here it is InvalidArgument.
 GE_API StatusOr<CompileReport> CompileToFile(const CompileSource& source, const std::string& om_path,
                                              const CompileOptions& options = {});
 

@@ -93,6 +93,11 @@ def test_compile_report_says_it_came_from_the_cache(mlp_path, tmp_path):
     assert cached.feature_map_bytes == report.feature_map_bytes and cached.weights_bytes == report.weights_bytes
 
 
+def test_compile_into_a_file_refuses_the_cache(mlp_path, tmp_path):
+    with pytest.raises(ge.InvalidArgument, match="in-memory compiles"):
+        ge.compile(mlp_path, str(tmp_path / "m.om"), options={"ge.graph_compiler_cache_dir": str(tmp_path / "c")})
+
+
 def test_changed_options_compile_again(mlp_path, tmp_path):
     cache = tmp_path / "cache"
     ge.InferenceSession(mlp_path, _options(cache))

@@ -194,6 +194,11 @@ StatusOr<CompiledModel> Compile(const CompileSource& source, const CompileOption
 StatusOr<CompileReport> CompileToFile(const CompileSource& source, const std::string& om_path,
                                       const CompileOptions& options) {
   if (om_path.empty()) return InvalidArgument("compile: no output path");
+  if (options.options.count("ge.graph_compiler_cache_dir") != 0) {
+    return InvalidArgument(
+        "ge.graph_compiler_cache_dir is read by sessions and in-memory compiles (ge::Compile, Python's "
+        "InferenceSession); a compile into a file (ge compile) writes the .om where it is told");
+  }
   GE_ASSIGN_OR_RETURN(compiler::CompileOptions compile_options, ToCompilerOptions(options));
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, LoadModel(source));
   compiler::CompileReport report;
