@@ -177,9 +177,10 @@ Status CheckRuntime(const CompileOptions& options, const compiler::CompileReport
 
 StatusOr<CompiledModel> Compile(const CompileSource& source, const CompileOptions& options) {
   GE_ASSIGN_OR_RETURN(compiler::CompileOptions compile_options, ToCompilerOptions(options));
-  // ge.graph_compiler_cache_dir (api/compile_cache.h): a cached model stands in for the compile.
+  // ge.graph_compiler_cache_dir (api/compile_cache.h): a cached model stands in for the compile. Only models that
+  // passed CheckRuntime are stored.
   const api::CompileCache cache(source, options, compile_options.threads);
-  if (std::optional<CompiledModel> hit = cache.Find(options.cached_model_as_path)) return std::move(*hit);  // stored only after CheckRuntime
+  if (std::optional<CompiledModel> hit = cache.Find(options.cached_model_as_path)) return std::move(*hit);
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, LoadModel(source));
   compiler::CompileReport report;
   GE_ASSIGN_OR_RETURN(std::vector<uint8_t> om, compiler::CompileToOm(*model, compile_options, &report));

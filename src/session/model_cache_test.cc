@@ -161,25 +161,36 @@ TEST_F(ModelCacheTest, DynamicGraphFromTheCacheRunsAtAnySize) {
   EXPECT_EQ(inodes[0], inodes[1]);
 }
 
+// CompileGraph / LoadGraph / RunGraphWithStreamAsync on a model from the cache; its summary is the compile's.
 TEST_F(ModelCacheTest, CompiledGraphFromTheCacheLoadsAndRuns) {
+  std::vector<CompiledGraphSummary> summaries;
   for (int round = 0; round < 2; ++round) {
     Session s(CacheOptions());
     Graph g("static");
     auto x = g.Input("x", DataType::kFloat, {4});
-    g.AddOutput(g.Op1("Relu", {x}));
+    auto bias = g.Constant("bias", Floats({1, 1, 1, 1}));
+    g.AddOutput(g.Op1("Relu", {g.Op1("Add", {x, bias})}));
     ASSERT_TRUE(s.AddGraph(7, g).ok());
     ASSERT_TRUE(s.CompileGraph(7).ok());
-    CompiledGraphSummary summary;
-    ASSERT_TRUE(s.GetCompiledGraphSummary(7, &summary).ok());
-    EXPECT_TRUE(summary.is_static);
-    ASSERT_EQ(summary.inputs.size(), 1u);
-    EXPECT_EQ(summary.inputs[0].dims, (std::vector<int64_t>{4}));
+    summaries.emplace_back();
+    ASSERT_TRUE(s.GetCompiledGraphSummary(7, &summaries.back()).ok());
     ASSERT_TRUE(s.LoadGraph(7, {}, nullptr).ok());
     std::vector<Tensor> out;
-    ASSERT_TRUE(s.RunGraphWithStreamAsync(7, nullptr, {Floats({-1, 2, -3, 4})}, out).ok());
-    EXPECT_EQ(Values(out[0]), (std::vector<float>{0, 2, 0, 4}));
+    ASSERT_TRUE(s.RunGraphWithStreamAsync(7, nullptr, {Floats({-2, 2, -3, 4})}, out).ok());
+    EXPECT_EQ(Values(out[0]), (std::vector<float>{0, 3, 0, 5}));
     EXPECT_EQ(CachedFiles().size(), 1u);
   }
+  const CompiledGraphSummary &compiled = summaries[0], &cached = summaries[1];
+  EXPECT_TRUE(cached.is_static);
+  ASSERT_EQ(cached.inputs.size(), 1u);
+  EXPECT_EQ(cached.inputs[0].name, compiled.inputs[0].name);
+  EXPECT_EQ(cached.inputs[0].dims, (std::vector<int64_t>{4}));
+  ASSERT_EQ(cached.outputs.size(), compiled.outputs.size());
+  EXPECT_EQ(cached.outputs[0].dims, compiled.outputs[0].dims);
+  EXPECT_EQ(cached.feature_memory_size, compiled.feature_memory_size);
+  EXPECT_EQ(cached.const_memory_size, compiled.const_memory_size);
+  EXPECT_EQ(cached.stream_num, compiled.stream_num);
+  EXPECT_EQ(cached.event_num, compiled.event_num);
 }
 
 TEST_F(ModelCacheTest, ChangedOptionRecompiles) {
