@@ -62,7 +62,11 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const std::string dir = TempDir();
+  static const struct OwnedDir {  // removed at exit
+    std::string path = TempDir();
+    ~OwnedDir() { fs::remove_all(path); }
+  } owned;
+  const std::string& dir = owned.path;
   std::vector<uint8_t> bytes(data, data + size);
   if (bytes.size() >= ge::om::kOmHeaderSize) {
     ge::om::StoreU32(bytes.data() + ge::om::kOffChecksum, ge::om::ComputeOmChecksum(bytes.data(), bytes.size()));
