@@ -98,6 +98,18 @@ TEST_F(ModelCacheTest, KeysDependOnEveryField) {
             CacheKeyBuilder().AddCompileOptions({{"ge.fusion", "0"}, {"ge.exec.profilingMode", "1"}}).Key());
   EXPECT_NE(CacheKeyBuilder().AddCompileOptions({{"ge.fusion", "0"}}).Key(),
             CacheKeyBuilder().AddCompileOptions({{"ge.fusion", "1"}}).Key());
+  // The environment: the same in one process, another under a oneDNN ISA limit (which changes what "native" means).
+  const std::string env = CacheKeyBuilder().AddEnvironment().Key();
+  EXPECT_EQ(env, CacheKeyBuilder().AddEnvironment().Key());
+  const char* old_limit = std::getenv("ONEDNN_MAX_CPU_ISA");
+  const std::string saved = old_limit == nullptr ? "" : old_limit;
+  setenv("ONEDNN_MAX_CPU_ISA", saved == "AVX2" ? "SSE41" : "AVX2", 1);
+  EXPECT_NE(env, CacheKeyBuilder().AddEnvironment().Key());
+  if (old_limit == nullptr) {
+    unsetenv("ONEDNN_MAX_CPU_ISA");
+  } else {
+    setenv("ONEDNN_MAX_CPU_ISA", saved.c_str(), 1);
+  }
 }
 
 TEST_F(ModelCacheTest, SecondSessionCompileHitsTheCache) {
