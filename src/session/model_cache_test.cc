@@ -14,6 +14,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -109,6 +110,21 @@ TEST_F(ModelCacheTest, KeysDependOnEveryField) {
     unsetenv("ONEDNN_MAX_CPU_ISA");
   } else {
     setenv("ONEDNN_MAX_CPU_ISA", saved.c_str(), 1);
+  }
+}
+
+TEST(ModelCacheHash, SeesEveryByteAndTheLength) {
+  std::vector<uint8_t> bytes(1000, 0);
+  std::set<std::pair<uint64_t, uint64_t>> seen;
+  auto add = [&](const void* data, size_t size) {
+    const session::Hash128 h = session::HashBytes(data, size);
+    return seen.insert({h.lo, h.hi}).second;
+  };
+  for (size_t n = 0; n <= bytes.size(); ++n) EXPECT_TRUE(add(bytes.data(), n)) << "zeros of length " << n;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    bytes[i] = 1;
+    EXPECT_TRUE(add(bytes.data(), bytes.size())) << "byte " << i;
+    bytes[i] = 0;
   }
 }
 
