@@ -16,12 +16,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "ge/api.h"
+#include "ge/model.h"
 #include "ge/status.h"
 
 namespace ge {
@@ -135,6 +137,12 @@ struct CompiledModel {
 // Compiles into memory. Errors: InvalidArgument (bad option, shape spec or model, naming the node or value),
 // NotFound (no such file), Unimplemented (an op ge lacks), FailedPrecondition (runtime "v1" for a dynamic model).
 GE_API StatusOr<CompiledModel> Compile(const CompileSource& source, const CompileOptions& options = {});
+// Runs a model source uncompiled on the reference interpreter (`ge run M.onnx`): the graph exactly as the file
+// gives it, node by node, slow; for checking results. The model has the offline-model API (inputs, outputs, both
+// forms of Execute, runtime() "interpreter"); of the options only seed matters, and trace is refused (the interpreter
+// records no timeline). Errors as Compile parses.
+GE_API StatusOr<std::unique_ptr<OfflineModel>> LoadOnInterpreter(const CompileSource& source,
+                                                                  const OfflineModelOptions& options = {});
 // Compiles into the file om_path (written whole or not at all); ge.externalWeight's files go beside it. The model
 // cache (ge.graph_compiler_cache_dir) is Compile's: here it is InvalidArgument.
 GE_API StatusOr<CompileReport> CompileToFile(const CompileSource& source, const std::string& om_path,
