@@ -96,6 +96,11 @@ struct CompileOptions {
   bool embed_external_data = false;
   // The model's name in the .om; empty: the graph's name.
   std::string model_name;
+  // With ge.graph_compiler_cache_dir in `options` (a persistent model cache: each compiled .om is stored there,
+  // keyed by the model's bytes, these options, the CPU and the ge build, and loaded instead of compiled next time):
+  // true returns a model found in the cache as its file (CompiledModel::cache_path, om left empty), for the caller
+  // to map with OfflineModel::LoadFromFile instead of copying it into memory.
+  bool cached_model_as_path = false;
 };
 
 // What the compiler made (`ge compile --json` prints the same).
@@ -124,6 +129,9 @@ struct CompileReport {
 struct CompiledModel {
   std::vector<uint8_t> om;  // the .om image: OfflineModel::LoadFromMemory, or write it to a file
   CompileReport report;
+  // The model cache's file the model came from (report.notes says so); empty when it was compiled. With
+  // CompileOptions::cached_model_as_path, `om` is then empty.
+  std::string cache_path;
 };
 
 // Compiles into memory. Errors: InvalidArgument (bad option, shape spec or model, naming the node or value),
@@ -135,7 +143,8 @@ GE_API StatusOr<CompiledModel> Compile(const CompileSource& source, const Compil
 // records no timeline). Errors as Compile parses.
 GE_API StatusOr<std::unique_ptr<OfflineModel>> LoadOnInterpreter(const CompileSource& source,
                                                                   const OfflineModelOptions& options = {});
-// Compiles into the file om_path (written whole or not at all); ge.externalWeight's files go beside it.
+// Compiles into the file om_path (written whole or not at all); ge.externalWeight's files go beside it. The model
+// cache (ge.graph_compiler_cache_dir) is Compile's: here it is InvalidArgument.
 GE_API StatusOr<CompileReport> CompileToFile(const CompileSource& source, const std::string& om_path,
                                              const CompileOptions& options = {});
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "api/compile_cache.h"
 #include "base/option_table.h"
 #include "base/status.h"
 #include "compiler/input_shape_spec.h"
@@ -98,6 +99,10 @@ Status CheckRuntime(const CompileOptions& options, const compiler::CompileReport
 
 StatusOr<CompiledModel> Compile(const CompileSource& source, const CompileOptions& options) {
   GE_ASSIGN_OR_RETURN(compiler::CompileOptions compile_options, ToCompilerOptions(options));
+  // ge.graph_compiler_cache_dir (api/compile_cache.h): a cached model stands in for the compile. Only models that
+  // passed CheckRuntime are stored.
+  const api::CompileCache cache(source, options, compile_options.threads);
+  if (std::optional<CompiledModel> hit = cache.Find(options.cached_model_as_path)) return std::move(*hit);
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, ParseSource(source));
   compiler::CompileReport report;
   GE_ASSIGN_OR_RETURN(std::vector<uint8_t> om, compiler::CompileToOm(*model, compile_options, &report));
@@ -105,12 +110,18 @@ StatusOr<CompiledModel> Compile(const CompileSource& source, const CompileOption
   CompiledModel out;
   out.om = std::move(om);
   out.report = ToPublic(report);
+  cache.Store(out);
   return out;
 }
 
 StatusOr<CompileReport> CompileToFile(const CompileSource& source, const std::string& om_path,
                                       const CompileOptions& options) {
   if (om_path.empty()) return InvalidArgument("compile: no output path");
+  if (options.options.count("ge.graph_compiler_cache_dir") != 0) {
+    return InvalidArgument(
+        "ge.graph_compiler_cache_dir is read by sessions and in-memory compiles (ge::Compile, Python's "
+        "InferenceSession); a compile into a file (ge compile) writes the .om where it is told");
+  }
   GE_ASSIGN_OR_RETURN(compiler::CompileOptions compile_options, ToCompilerOptions(options));
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, ParseSource(source));
   compiler::CompileReport report;

@@ -24,6 +24,7 @@
 #include "base/trace_json.h"
 #include "base/trace_recorder.h"
 #include "session/graph_entry.h"
+#include "session/graph_model_cache.h"
 #include "om/value_bins.h"
 #include "session/session_options.h"
 #include "session/variable_io.h"
@@ -67,6 +68,7 @@ struct Session::Impl {
   StatusOr<GraphEntry*> Find(uint32_t graph_id);
   Status Add(uint32_t graph_id, const Graph& graph, const Options& graph_options);
   StatusOr<std::shared_ptr<const CompiledGraph>> Compile(const GraphEntry& entry);
+  StatusOr<std::shared_ptr<const CompiledGraph>> CompileUncached(const GraphEntry& entry);
   // Hands the entry's compiled model to the executor (replacing an earlier one); `load`: load it now, so that a
   // load error is the caller's. Unregister unloads it (waiting for runs in flight) and forgets it.
   Status Register(GraphEntry* entry, bool load);
@@ -188,7 +190,17 @@ StatusOr<std::shared_ptr<const CompiledGraph>> CompiledDynamic(const GraphEntry&
 
 }  // namespace
 
+// ge.graph_compiler_cache_dir (session/graph_model_cache.h): a cached model stands in for the compile.
 StatusOr<std::shared_ptr<const CompiledGraph>> Session::Impl::Compile(const GraphEntry& entry) {
+  session::GraphModelCache cache(entry, "graph_" + std::to_string(entry.id), context->device().intra_op_threads(),
+                                 *variables);
+  if (auto hit = cache.Find(entry, variables.get(), &context->device())) return hit;
+  GE_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledGraph> compiled, CompileUncached(entry));
+  cache.Store(*compiled);
+  return compiled;
+}
+
+StatusOr<std::shared_ptr<const CompiledGraph>> Session::Impl::CompileUncached(const GraphEntry& entry) {
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> work, session::GraphAccess::CloneModel(*entry.model));
   compiler::CompileOptions co;
   co.lower_for_runtime_v2 = runtime::v2::PlanExecuteGraphsForOm;
