@@ -35,3 +35,6 @@ echo
 echo "== samples/python/infer.py: the same model from Python (import ge, ONNX Runtime's API, compiled in memory) =="
 PYTHONPATH="$build/python" /usr/bin/python3 samples/python/infer.py samples/tiny_cnn.onnx samples/tiny_cnn.in.npy "$out/python.npy"
 check "$out/python.npy"
+echo
+echo "== samples/python/session_memory_limit.py: more graphs than ge.exec.sessionMemoryLimit holds, evicted and reloaded =="
+PYTHONPATH="$build/python" /usr/bin/python3 samples/python/session_memory_limit.py

@@ -6,7 +6,7 @@ seconds=${1:-60}
 cd "$(dirname "$0")/.."
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGE_BUILD_FUZZERS=ON \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
-cmake --build build-fuzz --target onnx_import_fuzz om_reader_fuzz weight_file_fuzz value_bins_fuzz sink_model_fuzz lowered_model_fuzz var_info_fuzz checkpoint_fuzz option_table_fuzz model_format_fuzz ir_text_fuzz -j "$(nproc)"
+cmake --build build-fuzz --target onnx_import_fuzz om_reader_fuzz weight_file_fuzz value_bins_fuzz sink_model_fuzz lowered_model_fuzz var_info_fuzz checkpoint_fuzz model_cache_fuzz option_table_fuzz model_format_fuzz ir_text_fuzz -j "$(nproc)"
 
 # fuzz NAME: runs build-fuzz/bin/NAME_fuzz on build-fuzz/corpus/NAME for $seconds.
 fuzz() {
@@ -61,3 +61,6 @@ fuzz var_info
 mkdir -p build-fuzz/corpus/checkpoint
 GE_CKPT_FUZZ_WRITE_SEEDS=build-fuzz/corpus/checkpoint build-fuzz/bin/checkpoint_fuzz
 fuzz checkpoint
+mkdir -p build-fuzz/corpus/model_cache
+GE_MC_FUZZ_WRITE_SEEDS=build-fuzz/corpus/model_cache build-fuzz/bin/model_cache_fuzz
+fuzz model_cache

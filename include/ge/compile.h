@@ -16,12 +16,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "ge/api.h"
+#include "ge/model.h"
 #include "ge/status.h"
 
 namespace ge {
@@ -94,6 +96,11 @@ struct CompileOptions {
   bool embed_external_data = false;
   // The model's name in the .om; empty: the graph's name.
   std::string model_name;
+  // With ge.graph_compiler_cache_dir in `options` (a persistent model cache: each compiled .om is stored there,
+  // keyed by the model's bytes, these options, the CPU and the ge build, and loaded instead of compiled next time):
+  // true returns a model found in the cache as its file (CompiledModel::cache_path, om left empty), for the caller
+  // to map with OfflineModel::LoadFromFile instead of copying it into memory.
+  bool cached_model_as_path = false;
 };
 
 // What the compiler made (`ge compile --json` prints the same).
@@ -122,12 +129,22 @@ struct CompileReport {
 struct CompiledModel {
   std::vector<uint8_t> om;  // the .om image: OfflineModel::LoadFromMemory, or write it to a file
   CompileReport report;
+  // The model cache's file the model came from (report.notes says so); empty when it was compiled. With
+  // CompileOptions::cached_model_as_path, `om` is then empty.
+  std::string cache_path;
 };
 
 // Compiles into memory. Errors: InvalidArgument (bad option, shape spec or model, naming the node or value),
 // NotFound (no such file), Unimplemented (an op ge lacks), FailedPrecondition (runtime "v1" for a dynamic model).
 GE_API StatusOr<CompiledModel> Compile(const CompileSource& source, const CompileOptions& options = {});
-// Compiles into the file om_path (written whole or not at all); ge.externalWeight's files go beside it.
+// Runs a model source uncompiled on the reference interpreter (`ge run M.onnx`): the graph exactly as the file
+// gives it, node by node, slow; for checking results. The model has the offline-model API (inputs, outputs, both
+// forms of Execute, runtime() "interpreter"); of the options only seed matters, and trace is refused (the interpreter
+// records no timeline). Errors as Compile parses.
+GE_API StatusOr<std::unique_ptr<OfflineModel>> LoadOnInterpreter(const CompileSource& source,
+                                                                  const OfflineModelOptions& options = {});
+// Compiles into the file om_path (written whole or not at all); ge.externalWeight's files go beside it. The model
+// cache (ge.graph_compiler_cache_dir) is Compile's: here it is InvalidArgument.
 GE_API StatusOr<CompileReport> CompileToFile(const CompileSource& source, const std::string& om_path,
                                              const CompileOptions& options = {});
 

@@ -81,6 +81,11 @@ class GE_API Graph {
   const std::string& name() const;
   // The first builder error, or Ok.
   Status status() const;
+  // The graph's inputs and outputs by name, in order.
+  std::vector<std::string> input_names() const;
+  std::vector<std::string> output_names() const;
+  // Whether the model carries ONNX training info (include/ge/training.h's LowerTraining turns it into graphs).
+  bool has_training_info() const;
 
   Value Input(const std::string& name, DataType dtype, const std::vector<int64_t>& dims);
   Value Constant(const std::string& name, const Tensor& value);

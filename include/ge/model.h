@@ -66,6 +66,10 @@ enum class ThreadContention {
   kOneThread,    // always one thread, whatever intra_op_threads the kernels were prepared for
 };
 
+// The CPUs this process may use: its affinity mask, capped by its cgroup's CPU quota (what intra_op_threads = 0
+// resolves to).
+GE_API int UsableCpuCount();
+
 struct OfflineModelOptions {
   // Threads one kernel may use (intra-op), including the running thread; 0: the CPUs this process may use (its
   // affinity mask, capped by its cgroup's CPU quota).
@@ -97,13 +101,17 @@ struct OfflineModelOptions {
   // relative to the current directory). om/value_bins.h parses the option's JSON form.
   std::map<std::string, std::string> value_bins;
   // IR (runtime v2) models only: run on the reference interpreter instead of runtime v2 (`ge run --interpreter`;
-  // slow, for checking results). A model with unknown dims or compiled static islands is refused.
+  // slow, for checking results). A model with compiled static islands is refused, and so is trace (the interpreter
+  // records no timeline).
   bool interpreter = false;
   // Seeds random ops (RandomNormal, Dropout, ...) that have no seed attribute of their own.
   uint64_t seed = 0;
   // Runtime v2's GE option keys (ge.exec.v2Executor, ge.exec.v2KernelCacheCapacity, ge.exec.staticMemoryPolicy,
   // ge.exec.v2StaticIslandMinNodes; `ge options` lists them); a bad value is refused, other keys are ignored.
   std::map<std::string, std::string> runtime_options;
+  // IR (runtime v2) models only: cut the graph into this many stages run by a worker each (runtime v2's pipeline,
+  // `ge run --pipeline_stages`), so that ExecuteBatch overlaps successive requests. 0: one model. Not with trace.
+  size_t pipeline_stages = 0;
 };
 
 // Run-time memory of a runtime v2 model (OfflineModel::memory_stats), in bytes unless named otherwise: the caching
@@ -183,6 +191,12 @@ class GE_API OfflineModel {
   // place when large enough (as std::vector keeps its capacity), so a loop that passes the same vector allocates
   // no outputs once the largest shape was seen.
   Status Execute(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs);
+  // A batch of requests, each a full set of inputs as the tensor form takes; (*outputs)[k] are request k's outputs.
+  // One after another, except on a pipelined model (OfflineModelOptions::pipeline_stages), whose stages work on
+  // successive requests at once. The first failure is returned.
+  Status ExecuteBatch(const std::vector<std::vector<Tensor>>& requests, std::vector<std::vector<Tensor>>* outputs);
+  // The stages a pipelined model was cut into; 0 for every other model.
+  size_t pipeline_stages() const;
   // Queues a run; on OK |done| will be called exactly once. An error (bad buffers, full queue, unloaded) is
   // returned here and |done| is not called.
   Status ExecuteAsync(const std::vector<InputBuffer>& inputs, const std::vector<OutputBuffer>& outputs, Callback done,

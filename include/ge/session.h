@@ -11,7 +11,8 @@
 //   ge.externalWeightDir, ge.exec.value_bins, ge.variableUse1gHugePage (0|1|2), ge.exec.staticMemoryPolicy,
 //   ge.featureBaseRefreshable (0|1), ge.constLifecycle (session|graph), ge.exec.precision_mode
 //   (fp32|allow_bf16), ge.exec.disableReuseMemory, ge.streamMaxParallelNum, ge.AllowMultiGraphParallelCompile,
-//   ge.sessionMemoryBudget (bytes; ge's own), ge.format.activation, ge.fusion, ge.weights.prepack, ge.engine.<name>.
+//   ge.sessionMemoryBudget (bytes; ge's own), ge.exec.sessionMemoryLimit (feature-map bytes of loaded graphs; idle
+//   graphs are evicted, least recently used first, and reloaded by their next run), ge.format.activation, ge.fusion, ge.weights.prepack, ge.engine.<name>.
 // ge.exec.value_bins is GE's JSON {"value_bins":[{"value_bin_id":ID,"value_bin_file":PATH},...]}: the files that
 // FileConstant nodes naming a `file_id` read (at compile time to plan them, at load to map them). Accepted for
 // compatibility with no effect on this CPU runtime: ge.graphRunMode (variables and writes work in either mode),
@@ -58,7 +59,37 @@ struct CompiledGraphSummary {
   std::vector<std::string> variables;  // the session variables the graph uses
 };
 
+// Where a graph stands in the session's model executor (GE's ModelExecutor): whether its model is loaded now, how
+// often it was loaded and evicted (unloaded to make room under ge.exec.sessionMemoryLimit, reloaded by its next
+// run), and the feature-map bytes it holds while loaded.
+struct GraphLoadState {
+  bool loaded = false;
+  uint64_t loads = 0;
+  uint64_t evictions = 0;
+  size_t feature_memory_bytes = 0;
+};
+
 using RunAsyncCallback = std::function<void(Status, std::vector<Tensor>&)>;
+
+// GE's RegisterCallBackFunc callback: called once per successful run of any graph of the session, on the thread
+// that ran it, with the graph id and the run's outputs by name (GE passes its summary tensors this way). The
+// return value is ignored (GE's convention: 0 for success).
+using RunCallBackFunc = std::function<uint32_t(uint32_t graph_id, const std::map<std::string, Tensor>& outputs)>;
+
+// A compiled graph's .om image (GE's ModelBufferData): OfflineModel::LoadFromMemory loads it.
+struct ModelBufferData {
+  std::shared_ptr<uint8_t> data;
+  uint64_t length = 0;
+};
+
+// Streams (GE's aclrtStream; `void*` as GE's API takes them): work enqueued on one runs in order on a thread of
+// its own, beside the caller; SynchronizeStream waits for it. Created after GEInitialize; one stream serves any
+// session. A handle not made by CreateStream (or already destroyed) is InvalidArgument wherever it is passed.
+GE_API Status CreateStream(void** stream);
+// Waits for the stream's work, then frees it.
+GE_API Status DestroyStream(void* stream);
+// Waits for every run enqueued so far; returns the first error one of them had (and clears it), else OK.
+GE_API Status SynchronizeStream(void* stream);
 
 class GE_API Session {
  public:
@@ -83,17 +114,30 @@ class GE_API Session {
 
   Status CompileGraph(uint32_t graph_id);
   Status GetCompiledGraphSummary(uint32_t graph_id, CompiledGraphSummary* summary);
-  // Not supported: constants are read where the compiled model maps them. Validates, then Unimplemented.
+  // FailedPrecondition until the graph is built or compiled.
+  Status GetGraphLoadState(uint32_t graph_id, GraphLoadState* state);
+  // Caller-provided constant memory (GE's const base), before LoadGraph: at least the summary's const_memory_size,
+  // 64-byte aligned. The load copies the weights there and the model reads its constants from it, so it must stay
+  // valid until the graph is removed (GE hands the memory over; `const` follows GE's signature). Static graphs.
   Status SetGraphConstMemoryBase(uint32_t graph_id, const void* memory, size_t size);
   // Feature-map memory owned by the caller (GE's fixed / refreshable feature base): at least the summary's
   // feature_memory_size, 64-byte aligned. Fixed: before LoadGraph. Update: before each run (needs
   // ge.featureBaseRefreshable=1).
   Status SetGraphFixedFeatureMemoryBase(uint32_t graph_id, void* memory, size_t size);
   Status UpdateGraphFeatureMemoryBase(uint32_t graph_id, void* memory, size_t size);
-  // `stream` must be null (runs on the caller's thread; ge has no public stream type yet).
+  // `stream`: null, or a CreateStream handle (the load itself happens now, on the caller's thread).
   Status LoadGraph(uint32_t graph_id, const Options& options = {}, void* stream = nullptr);
+  // A loaded static graph on `stream`: returns once the run is enqueued, with `outputs` allocated at the graph's
+  // output shapes; the run writes them, and the inputs must stay unchanged, until SynchronizeStream(stream) has
+  // returned (the run holds the tensors' storage, so the caller may drop its handles). Errors of the run itself
+  // are the stream's (SynchronizeStream returns them). A null stream runs on the caller's thread before returning.
   Status RunGraphWithStreamAsync(uint32_t graph_id, void* stream, const std::vector<Tensor>& inputs,
                                  std::vector<Tensor>& outputs);
+  // Registers (or, with the same key, replaces) a callback every successful run calls once; an empty key or
+  // callback is InvalidArgument.
+  Status RegisterCallBackFunc(const std::string& key, const RunCallBackFunc& callback);
+  // The compiled graph's .om image (after BuildGraph, RunGraph or CompileGraph; FailedPrecondition before).
+  Status GetCompiledModel(uint32_t graph_id, ModelBufferData& model_buffer);
 
   // Copies of the named variables' current values (every variable of the session when names is empty, sorted by
   // name: then `names` is filled too). NotFound for an unknown name.

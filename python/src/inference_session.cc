@@ -131,12 +131,14 @@ class InferenceSession {
       CompiledModel om = CompileWithoutGil(model, compile);
       if (!options_.free_dimension_overrides.empty()) {
         // The symbols are known once the model is compiled: compile again with the overridden dims fixed.
-        std::shared_ptr<LoadedModel> symbolic = LoadedModel::FromBytes(om.om, load);
+        std::shared_ptr<LoadedModel> symbolic = Loaded(om, load);
         compile.input_shapes = OverriddenShapes(symbolic->inputs(), options_.free_dimension_overrides);
         if (!compile.input_shapes.empty()) om = CompileWithoutGil(model, compile);
       }
-      if (!options_.optimized_model_filepath.empty()) WriteFile(options_.optimized_model_filepath, om.om);
-      model_ = LoadedModel::FromBytes(std::move(om.om), load);
+      if (!options_.optimized_model_filepath.empty()) {
+        WriteFile(options_.optimized_model_filepath, om.om.empty() ? ReadFileBytes(om.cache_path) : om.om);
+      }
+      model_ = Loaded(std::move(om), load);
     }
   }
 
@@ -215,6 +217,12 @@ class InferenceSession {
     return ValueOrThrow(std::move(compiled));
   }
 
+  // A model from the cache (ge.graph_compiler_cache_dir) is mapped from its file, not copied.
+  static std::shared_ptr<LoadedModel> Loaded(CompiledModel om, const OfflineModelOptions& load) {
+    if (om.om.empty() && !om.cache_path.empty()) return LoadedModel::FromFile(om.cache_path, load);
+    return LoadedModel::FromBytes(std::move(om.om), load);
+  }
+
   // Each input's dims with the dims whose symbol has an override set to it (others as they are).
   static std::map<std::string, std::vector<int64_t>> OverriddenShapes(const std::vector<ModelTensorDesc>& inputs,
                                                                       const std::map<std::string, int64_t>& sizes) {
@@ -237,6 +245,7 @@ class InferenceSession {
   static CompileOptions CompileOptionsFor(const SessionOptions& s) {
     CompileOptions o;
     o.threads = s.intra_op_num_threads;
+    o.cached_model_as_path = true;
     if (s.graph_optimization_level == GraphOptimizationLevel::kDisableAll) o.options["ge.fusion"] = "0";
     for (const auto& [key, value] : s.config_entries) {
       if (key.rfind("ge.", 0) == 0) o.options[key] = value;

@@ -312,6 +312,21 @@ void RegisterSession(py::module_& m) {
           },
           py::arg("graph_id"))
       .def(
+          "get_graph_load_state",
+          [](PySession& s, uint32_t id) {
+            GraphLoadState state;
+            ThrowIfError(s.s().GetGraphLoadState(id, &state));
+            py::dict d;
+            d["loaded"] = state.loaded;
+            d["loads"] = state.loads;
+            d["evictions"] = state.evictions;
+            d["feature_memory_bytes"] = state.feature_memory_bytes;
+            return d;
+          },
+          py::arg("graph_id"),
+          "{loaded, loads, evictions, feature_memory_bytes}: the graph in the session's model executor "
+          "(ge.exec.sessionMemoryLimit evicts idle graphs and reloads them on their next run).")
+      .def(
           "get_variables",
           [](PySession& s, const py::object& names_arg) {
             std::vector<std::string> names;

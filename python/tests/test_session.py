@@ -135,3 +135,35 @@ def test_a_geir_graph_runs_in_a_session(tmp_path):
     bad.write_text("graph broken(%x: float32[3]) {\n  mul: %y = Mul(%x,\n")
     with pytest.raises(ge.Error):
         s.add_graph(2, str(bad))
+
+
+def test_memory_limit_evicts_idle_graphs_and_reloads_them():
+    n = 4096
+
+    def scaled(k):
+        h = ge.Graph(f"scaled{k}")
+        x = h.input("x", np.float32, [n])
+        c = h.constant("k", np.array(k, np.float32))
+        h.add_output(h.op("Relu", [h.op("Add", [h.op("Mul", [x, c]), c])]))
+        return h
+
+    probe = ge.Session()
+    probe.add_graph(1, scaled(1))
+    probe.compile_graph(1)
+    per_graph = probe.get_compiled_graph_summary(1)["feature_memory_size"]
+    assert per_graph > 0
+    sess = ge.Session({"ge.exec.sessionMemoryLimit": str(per_graph + per_graph // 2)})
+    for gid in (1, 2, 3):
+        sess.add_graph(gid, scaled(gid))
+    x = np.linspace(-1, 1, n, dtype=np.float32)
+    for _ in range(2):
+        for gid in (1, 2, 3):
+            (y,) = sess.run_graph(gid, [x])
+            assert np.array_equal(y, np.maximum(0, x * np.float32(gid) + np.float32(gid)))
+    states = [sess.get_graph_load_state(gid) for gid in (1, 2, 3)]
+    assert sum(s["loaded"] for s in states) == 1
+    assert all(s["evictions"] >= 1 for s in states[:2])
+    fresh = ge.Session()
+    fresh.add_graph(1, scaled(1))
+    with pytest.raises(ge.FailedPrecondition):
+        fresh.get_graph_load_state(1)

@@ -1,17 +1,15 @@
 // The public compile API (include/ge/compile.h) over the importer (ONNX, IR text) and compiler::CompileToOm, with
 // runtime v2's lowering so that a dynamic model's .om carries its execute plan.
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
+#include "api/compile_cache.h"
 #include "base/option_table.h"
 #include "base/status.h"
 #include "compiler/input_shape_spec.h"
 #include "compiler/model_compiler.h"
+#include "api/source_parser.h"
 #include "ge/compile.h"
-#include "ir/text_parser.h"
-#include "parser/onnx/onnx_parser.h"
 #include "rt/cpu/cpu_quota.h"
 #include "runtime/v2/lowering/execute_plan.h"
 #include "runtime/v2/lowering/static_island.h"
@@ -20,81 +18,6 @@ namespace ge {
 namespace {
 
 constexpr int kMaxThreads = 1024;
-
-bool HasGeirExtension(const std::string& path) {
-  const std::string ext = ".geir";
-  return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
-}
-
-StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound("cannot open model file '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// The first bytes of a file, enough for DetectModelFormat.
-std::string FileHead(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string head(256, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<size_t>(in.gcount()));
-  return head;
-}
-
-// `what` names the model and its verb: "'m.om' is", "the model bytes are".
-Status NotACompilableModel(ModelFormat format, const std::string& what) {
-  if (format == ModelFormat::kOm) {
-    return InvalidArgument(what + " an offline model (.om), already compiled: load it with OfflineModel");
-  }
-  return InvalidArgument(what + " neither an ONNX model nor ge IR text (.geir)");
-}
-
-StatusOr<std::unique_ptr<ir::Model>> ParseIrText(const std::string& text, const std::string& what) {
-  auto model = ir::ParseModelText(text);
-  if (!model.ok()) return model.status().WithContext(what);
-  return model;
-}
-
-StatusOr<std::unique_ptr<ir::Model>> LoadFromFile(const CompileSource& source) {
-  ModelFormat format = source.format;
-  if (format == ModelFormat::kAuto) {
-    const std::string head = FileHead(source.path);
-    format = DetectModelFormat(head.data(), head.size());
-    if (HasGeirExtension(source.path) && format != ModelFormat::kOm) format = ModelFormat::kGeir;
-    if (head.empty()) format = ModelFormat::kOnnx;  // missing or empty: the parser names the problem
-  }
-  const std::string what = "'" + source.path + "' is";
-  if (format == ModelFormat::kGeir) {
-    GE_ASSIGN_OR_RETURN(std::string text, ReadFile(source.path));
-    return ParseIrText(text, source.path);
-  }
-  if (format != ModelFormat::kOnnx) return NotACompilableModel(format, what);
-  onnx_parser::ParseOptions parse;
-  parse.base_dir = source.base_dir;
-  return onnx_parser::ParseModelFile(source.path, parse);
-}
-
-StatusOr<std::unique_ptr<ir::Model>> LoadFromBytes(const CompileSource& source) {
-  if (source.data == nullptr || source.size == 0) return InvalidArgument("the model bytes are empty");
-  ModelFormat format = source.format;
-  if (format == ModelFormat::kAuto) format = DetectModelFormat(source.data, source.size);
-  if (format == ModelFormat::kGeir) {
-    return ParseIrText(std::string(static_cast<const char*>(source.data), source.size), "model bytes");
-  }
-  if (format != ModelFormat::kOnnx) return NotACompilableModel(format, "the model bytes are");
-  onnx_parser::ParseOptions parse;
-  parse.base_dir = source.base_dir.empty() ? "." : source.base_dir;
-  return onnx_parser::ParseModelBytes(source.data, source.size, parse);
-}
-
-StatusOr<std::unique_ptr<ir::Model>> LoadModel(const CompileSource& source) {
-  if (!source.path.empty() && source.data != nullptr) {
-    return InvalidArgument("a compile source is a path or bytes, not both");
-  }
-  return source.path.empty() ? LoadFromBytes(source) : LoadFromFile(source);
-}
 
 StatusOr<compiler::CompileOptions> ToCompilerOptions(const CompileOptions& options) {
   // The keys the compiler reads, checked as `ge compile --option` checks them (base/option_table.def).
@@ -176,21 +99,31 @@ Status CheckRuntime(const CompileOptions& options, const compiler::CompileReport
 
 StatusOr<CompiledModel> Compile(const CompileSource& source, const CompileOptions& options) {
   GE_ASSIGN_OR_RETURN(compiler::CompileOptions compile_options, ToCompilerOptions(options));
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, LoadModel(source));
+  // ge.graph_compiler_cache_dir (api/compile_cache.h): a cached model stands in for the compile. Only models that
+  // passed CheckRuntime are stored.
+  const api::CompileCache cache(source, options, compile_options.threads);
+  if (std::optional<CompiledModel> hit = cache.Find(options.cached_model_as_path)) return std::move(*hit);
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, ParseSource(source));
   compiler::CompileReport report;
   GE_ASSIGN_OR_RETURN(std::vector<uint8_t> om, compiler::CompileToOm(*model, compile_options, &report));
   GE_RETURN_IF_ERROR(CheckRuntime(options, report));
   CompiledModel out;
   out.om = std::move(om);
   out.report = ToPublic(report);
+  cache.Store(out);
   return out;
 }
 
 StatusOr<CompileReport> CompileToFile(const CompileSource& source, const std::string& om_path,
                                       const CompileOptions& options) {
   if (om_path.empty()) return InvalidArgument("compile: no output path");
+  if (options.options.count("ge.graph_compiler_cache_dir") != 0) {
+    return InvalidArgument(
+        "ge.graph_compiler_cache_dir is read by sessions and in-memory compiles (ge::Compile, Python's "
+        "InferenceSession); a compile into a file (ge compile) writes the .om where it is told");
+  }
   GE_ASSIGN_OR_RETURN(compiler::CompileOptions compile_options, ToCompilerOptions(options));
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, LoadModel(source));
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, ParseSource(source));
   compiler::CompileReport report;
   GE_RETURN_IF_ERROR(compiler::CompileToOmFile(*model, compile_options, om_path, &report));
   Status runtime_ok = CheckRuntime(options, report);

@@ -81,4 +81,11 @@ Status ExecutableModel::ExecuteTensors(const std::vector<Tensor>& inputs, std::v
   return Execute(in, out);
 }
 
+Status ExecutableModel::ExecuteBatchTensors(const std::vector<std::vector<Tensor>>& requests,
+                                            std::vector<std::vector<Tensor>>* outputs) {
+  outputs->assign(requests.size(), {});
+  for (size_t k = 0; k < requests.size(); ++k) GE_RETURN_IF_ERROR(ExecuteTensors(requests[k], &(*outputs)[k]));
+  return Status::Ok();
+}
+
 }  // namespace ge::runtime

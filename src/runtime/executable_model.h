@@ -49,6 +49,12 @@ class ExecutableModel {
   // run-time shapes, a tensor already there reused (written in place) when its storage is held nowhere else and is
   // large enough. The default serves models of fixed shapes through Execute(buffers).
   virtual Status ExecuteTensors(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs);
+  // A batch of requests (each a full set of inputs); (*outputs)[k] are request k's outputs. The default runs them
+  // one after another; runtime v2's pipeline overlaps them (pipeline_stages() > 0).
+  virtual Status ExecuteBatchTensors(const std::vector<std::vector<Tensor>>& requests,
+                                     std::vector<std::vector<Tensor>>* outputs);
+  // The stages a pipelined model streams requests through; 0 for every other model.
+  virtual size_t pipeline_stages() const { return 0; }
   // Validates now, enqueues the run on |stream|; buffers stay valid until the stream has passed it. A failure
   // becomes the stream's sticky error.
   virtual Status ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,

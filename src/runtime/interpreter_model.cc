@@ -15,7 +15,7 @@ StatusOr<std::vector<IoDesc>> Describe(const std::vector<ir::Value*>& values, co
     if (d.kind != ValueKind::kTensor || d.dtype == DataType::kString || d.shape.unknown_rank()) {
       return FailedPrecondition("model '" + model + "': " + what + " '" + v->name() + "' is " + d.ToString() +
                                 ", not a numeric tensor of known rank; the offline-model API passes numeric tensors "
-                                "(run it with `ge run`)");
+                                "(`ge run` too)");
     }
     size_t bytes = 0;  // unknown dims: the tensor form of Execute takes any accepted size
     if (d.shape.IsFullyKnown()) {
@@ -38,11 +38,26 @@ StatusOr<std::unique_ptr<InterpreterModel>> InterpreterModel::Load(std::shared_p
     return FailedPrecondition("the .om is not an IR model (model type " +
                               std::to_string(static_cast<int>(om->header().model_type)) + ")");
   }
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, om::ReadIrOm(*om));
+  const std::string name = om->header().name;
+  return Create(std::move(model), name, seed, std::move(om));
+}
+
+StatusOr<std::unique_ptr<InterpreterModel>> InterpreterModel::FromModel(std::unique_ptr<ir::Model> model,
+                                                                        uint64_t seed) {
+  if (model == nullptr || model->graph == nullptr) return InvalidArgument("InterpreterModel::FromModel: no graph");
+  const std::string name = model->graph->name();
+  return Create(std::move(model), name, seed, nullptr);
+}
+
+StatusOr<std::unique_ptr<InterpreterModel>> InterpreterModel::Create(std::unique_ptr<ir::Model> model,
+                                                                     const std::string& name, uint64_t seed,
+                                                                     std::shared_ptr<const om::OmReader> om) {
   auto m = std::unique_ptr<InterpreterModel>(new InterpreterModel);
   m->om_ = std::move(om);
-  GE_ASSIGN_OR_RETURN(m->model_, om::ReadIrOm(*m->om_));
+  m->model_ = std::move(model);
   if (m->model_->graph == nullptr) return DataLoss("the IR model has no graph");
-  m->name_ = m->om_->header().name;
+  m->name_ = name;
   InterpreterOptions options;
   options.seed = seed;
   GE_ASSIGN_OR_RETURN(m->interpreter_, Interpreter::Create(m->model_.get(), options));

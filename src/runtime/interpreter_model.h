@@ -1,8 +1,8 @@
 // InterpreterModel: an IR .om (model type kIr, the compiler's output for graphs the sink cannot run: subgraphs,
 // sequences, ops without a prepared kernel) behind the ExecutableModel interface, run node by node on the
-// reference interpreter. Runtime v2 replaces it; until then it serves IR models whose graph inputs and outputs
-// are tensors of known dims (the offline-model API describes exact buffer sizes). Dynamic dims are refused at load
-// with a message saying so.
+// reference interpreter: the oracle a user asks for (OfflineModelOptions::interpreter) to check results. Graph inputs
+// and outputs must be numeric tensors (unknown dims run through the tensor form of Execute). Also the reference run of an
+// uncompiled ONNX or IR-text model (FromModel: ge::LoadOnInterpreter, `ge run M.onnx`).
 // Threading: Execute may be called from any thread; executions are serialized.
 #pragma once
 #include <atomic>
@@ -22,6 +22,9 @@ class InterpreterModel final : public ExecutableModel {
   // `om` must hold an IR model (om::OmModelType::kIr); its constants may borrow the reader's mapping, which the
   // model keeps alive. `seed` seeds random ops without a seed attribute.
   static StatusOr<std::unique_ptr<InterpreterModel>> Load(std::shared_ptr<const om::OmReader> om, uint64_t seed = 0);
+  // A model parsed from its source (ONNX, IR text), uncompiled: the oracle of `ge run M.onnx`
+  // (ge::LoadOnInterpreter).
+  static StatusOr<std::unique_ptr<InterpreterModel>> FromModel(std::unique_ptr<ir::Model> model, uint64_t seed = 0);
 
   const std::string& name() const override { return name_; }
   const std::vector<IoDesc>& inputs() const override { return inputs_; }
@@ -38,6 +41,8 @@ class InterpreterModel final : public ExecutableModel {
 
  private:
   InterpreterModel() = default;
+  static StatusOr<std::unique_ptr<InterpreterModel>> Create(std::unique_ptr<ir::Model> model, const std::string& name,
+                                                            uint64_t seed, std::shared_ptr<const om::OmReader> om);
   std::shared_ptr<const om::OmReader> om_;  // constants may borrow its mapping; declared before model_
   std::unique_ptr<ir::Model> model_;
   std::unique_ptr<Interpreter> interpreter_;

@@ -182,6 +182,11 @@ Status ModelExecutor::RunGraphWithStream(GraphId id, const std::vector<DataBuffe
   return manager_->ExecuteWithStream(pin.id(), inputs, outputs, stream);
 }
 
+StatusOr<ModelLease> ModelExecutor::Pin(GraphId id) {
+  std::lock_guard<std::mutex> lk(mu_);
+  return PinLocked(id);
+}
+
 Status ModelExecutor::ReleaseMemory(size_t bytes_needed) {
   std::lock_guard<std::mutex> lk(mu_);
   return EvictToFitLocked(bytes_needed, nullptr);

@@ -71,6 +71,9 @@ class ModelExecutor {
   Status RunGraphWithStream(GraphId id, const std::vector<DataBuffer>& inputs, const std::vector<DataBuffer>& outputs,
                             rt::Stream& stream);
 
+  // Loads the graph if needed, marks it most recently used and pins it for the caller (no eviction while the lease
+  // lives): what a caller that runs the model itself (tensors, its own feature map) uses.
+  StatusOr<ModelLease> Pin(GraphId id);
   // Evicts least recently used idle models until |bytes_needed| more fits the budget; ResourceExhausted
   // (naming what could not be evicted and why) when it cannot.
   Status ReleaseMemory(size_t bytes_needed);

@@ -14,6 +14,7 @@
 #include "runtime/v2/model_v2.h"
 #include "runtime/model_manager.h"
 #include "runtime/offline_model_internal.h"
+#include "runtime/pipeline_executable_model.h"
 #include "runtime/v1/sink_model.h"
 
 namespace ge {
@@ -31,14 +32,22 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
   switch (om->header().model_type) {
     case om::OmModelType::kStandard: {
       if (om->header().dynamic) break;
+      if (options.pipeline_stages > 0) {
+        return FailedPrecondition(source.Describe() +
+                                  ": pipeline_stages: only an IR or lowered .om (runtime v2) runs as a pipeline; this "
+                                  "one is compiled for the sink runtime (compile with --runtime=v2)");
+      }
       SinkModelOptions sink_options;
       sink_options.feature_map = options.feature_map;
       sink_options.feature_map_size = options.feature_map_size;
+      sink_options.const_memory = options.const_memory;
+      sink_options.const_memory_size = options.const_memory_size;
       sink_options.profile = options.profile;
       sink_options.trace = options.trace;
       sink_options.max_concurrent_executions = options.max_concurrent_executions;
       sink_options.engines = engines;
       sink_options.value_bins = options.value_bins;
+      sink_options.variables = options.variables;
       GE_ASSIGN_OR_RETURN(std::unique_ptr<SinkModel> model, SinkModel::Load(std::move(om), &device, sink_options));
       loaded.feature_map_bytes = options.feature_map != nullptr ? 0 : model->stats().feature_map_bytes;
       loaded.weights_bytes = model->stats().weights_bytes;
@@ -47,6 +56,9 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
     }
     case om::OmModelType::kIr:
     case om::OmModelType::kLowered: {
+      if (options.interpreter && options.trace != nullptr) {
+        return FailedPrecondition(source.Describe() + ": the reference interpreter records no timeline (trace)");
+      }
       if (options.interpreter) {
         // The interpreter runs the IR a lowered .om keeps too; compiled static islands only runtime v2 runs.
         if (om->has(om::PartitionType::kStaticIslands)) {
@@ -59,6 +71,9 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
         loaded.model = std::move(model);
         return loaded;
       }
+      if (options.pipeline_stages > 0 && options.trace != nullptr) {
+        return FailedPrecondition(source.Describe() + ": a pipelined model records no timeline (trace)");
+      }
       v2::ModelV2Options v2_options;
       GE_RETURN_IF_ERROR(v2_options.ApplyGeOptions(options.runtime_options));
       v2_options.engines = engines;
@@ -67,15 +82,23 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
       // ge's own kernels share the device's intra-op threads.
       if (device.intra_op_threads() > 1) v2_options.pool = device.intra_op_pool();
       v2_options.seed = options.seed;
+      v2_options.variables = options.variables;
       v2_options.profile = options.profile;
       v2_options.trace = options.trace;
+      if (options.pipeline_stages > 0) {
+        v2::PipelineOptions pipeline;
+        pipeline.stages = options.pipeline_stages;
+        pipeline.stage_options = v2_options;
+        GE_ASSIGN_OR_RETURN(loaded.model, PipelineExecutableModel::Load(std::move(om), pipeline));
+        return loaded;
+      }
       // Concurrent Executes overlap, each on its own execution context (profile and trace: one at a time).
       v2_options.max_concurrent_executions = options.max_concurrent_executions;
       GE_ASSIGN_OR_RETURN(std::unique_ptr<v2::ModelV2> model, v2::ModelV2::Load(std::move(om), v2_options));
       // Unknown dims are fine (the tensor form of Execute runs them); IO the API cannot express is not.
       if (!model->unsupported_io_reason().empty()) {
         return FailedPrecondition("model '" + model->name() + "': " + model->unsupported_io_reason() +
-                                  "; the offline-model API passes numeric tensors (run it with `ge run`)");
+                                  "; the offline-model API and `ge run` pass numeric tensors (`ge test-onnx` runs sequence IO)");
       }
       loaded.model = std::move(model);
       return loaded;
@@ -93,6 +116,8 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
 ModelLoader OmModelLoader(kernels::EngineList engines) {
   return [engines = std::move(engines)](const ModelSource& source, const ModelLoadOptions& options,
                                         rt::Device& device) -> StatusOr<LoadedModel> {
+    // A session's compiled graph: opened and verified when it was compiled.
+    if (source.opened != nullptr) return LoadVerified(engines, source, options, device, source.opened);
     // Everything but the checksum is verified before a byte is read; the checksum (a pass over the whole image)
     // runs beside the load, and no model is handed out before it passed. A damaged image is reported as such even
     // when the load failed on it first.

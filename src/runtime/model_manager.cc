@@ -56,7 +56,15 @@ ModelSource ModelSource::Memory(const void* data, size_t size, std::shared_ptr<c
   return s;
 }
 
+ModelSource ModelSource::Opened(std::shared_ptr<const om::OmReader> reader, std::string label) {
+  ModelSource s;
+  s.opened = std::move(reader);
+  s.label = std::move(label);
+  return s;
+}
+
 std::string ModelSource::Describe() const {
+  if (!label.empty()) return label;
   if (!path.empty()) return path;
   return "<memory: " + std::to_string(size) + " bytes>";
 }
@@ -118,7 +126,7 @@ Status ModelManager::UsableLocked(ModelId id, Entry** out) const {
 
 StatusOr<ModelId> ModelManager::Load(const ModelSource& source, const ModelLoadOptions& options) {
   if (!loader_) return FailedPrecondition("ModelManager has no model loader");
-  if (source.path.empty() && (source.data == nullptr || source.size == 0)) {
+  if (source.opened == nullptr && source.path.empty() && (source.data == nullptr || source.size == 0)) {
     return InvalidArgument("model source is empty: give a file path or a non-empty memory image");
   }
   StatusOr<LoadedModel> loaded = loader_(source, options, *device_);

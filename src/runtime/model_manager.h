@@ -30,6 +30,13 @@
 #include "runtime/executable_model.h"
 #include "runtime/run_loop.h"
 
+namespace ge::om {
+class OmReader;
+}  // namespace ge::om
+namespace ge::var {
+class VarManager;
+}  // namespace ge::var
+
 namespace ge::runtime {
 
 using ModelId = uint32_t;
@@ -42,9 +49,14 @@ struct ModelSource {
   // Keeps [data, data + size) alive while a model loaded from it lives; null: the caller keeps it alive and
   // unchanged until the model is unloaded.
   std::shared_ptr<const void> keep_alive;
+  // An image already opened and verified (a session's compiled graph): loaded without reading it again; `label`
+  // names it in messages ("graph 3").
+  std::shared_ptr<const om::OmReader> opened;
+  std::string label;
 
   static ModelSource File(std::string path);
   static ModelSource Memory(const void* data, size_t size, std::shared_ptr<const void> keep_alive = nullptr);
+  static ModelSource Opened(std::shared_ptr<const om::OmReader> reader, std::string label);
   std::string Describe() const;  // the path, or "<memory: N bytes>"
 };
 
@@ -52,6 +64,9 @@ struct ModelLoadOptions {
   // Caller-provided feature-map memory (GE's SetFeatureMemoryBase); null: the model allocates its own.
   void* feature_map = nullptr;
   size_t feature_map_size = 0;
+  // Caller-provided constant memory (GE's SetGraphConstMemoryBase; SinkModelOptions::const_memory).
+  void* const_memory = nullptr;
+  size_t const_memory_size = 0;
   // Time every kernel (`ge run --profile`; SinkModel::profile()).
   bool profile = false;
   // Record the load phases and every kernel execution here (`ge run --trace`; SinkModelOptions::trace,
@@ -68,6 +83,11 @@ struct ModelLoadOptions {
   uint64_t seed = 0;  // random ops without a seed attribute (IR models)
   // Runtime v2's GE option keys (ModelV2Options::ApplyGeOptions).
   std::map<std::string, std::string> runtime_options;
+  // IR models: runtime v2's pipeline of this many partitioned stages (OfflineModelOptions::pipeline_stages).
+  size_t pipeline_stages = 0;
+  // A session's variables (seed 000): the model's variables resolve to its memory (SinkModelOptions::variables,
+  // ModelV2Options::variables). Null: the model's own (an offline model).
+  std::shared_ptr<var::VarManager> variables;
 };
 
 // What a loader produces.

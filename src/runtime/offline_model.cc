@@ -29,6 +29,7 @@ struct OfflineModel::Impl {
   size_t feature_map_bytes = 0;
   std::string runtime, target;
   std::map<std::string, int> impls;
+  size_t pipeline_stages = 0;
   size_t queue_capacity = 64;
   std::atomic<bool> unloaded{false};
   std::mutex unload_mu;  // serializes Unload
@@ -143,6 +144,17 @@ Status OfflineModel::Execute(const std::vector<Tensor>& inputs, std::vector<Tens
   return impl_->MapError(lease->model().ExecuteTensors(inputs, outputs));
 }
 
+Status OfflineModel::ExecuteBatch(const std::vector<std::vector<Tensor>>& requests,
+                                  std::vector<std::vector<Tensor>>* outputs) {
+  if (impl_->unloaded.load()) return impl_->Unloaded();
+  if (outputs == nullptr) return InvalidArgument("model '" + impl_->name + "': ExecuteBatch needs an output vector");
+  auto lease = impl_->models().Acquire(impl_->id);
+  if (!lease.ok()) return impl_->MapError(lease.status());
+  return impl_->MapError(lease->model().ExecuteBatchTensors(requests, outputs));
+}
+
+size_t OfflineModel::pipeline_stages() const { return impl_->pipeline_stages; }
+
 Status OfflineModel::ExecuteAsync(const std::vector<InputBuffer>& inputs, const std::vector<OutputBuffer>& outputs,
                                   Callback done, const AsyncRunOptions& options) {
   if (impl_->unloaded.load()) return impl_->Unloaded();
@@ -216,12 +228,14 @@ StatusOr<std::unique_ptr<OfflineModel>> OfflineModelAccess::Load(ModelSource sou
   load_options.interpreter = options.interpreter;
   load_options.seed = options.seed;
   load_options.runtime_options = options.runtime_options;
+  load_options.pipeline_stages = options.pipeline_stages;
   GE_ASSIGN_OR_RETURN(impl->id, impl->models().Load(source, load_options));
   {
     GE_ASSIGN_OR_RETURN(ModelLease lease, impl->models().Acquire(impl->id));
     impl->runtime = lease.model().runtime_name();
     impl->target = lease.model().target();
     impl->impls = lease.model().impls();
+    impl->pipeline_stages = lease.model().pipeline_stages();
   }
   GE_ASSIGN_OR_RETURN(ModelIo io, GraphLoader::GetModelIo(impl->models(), impl->id));
   GE_ASSIGN_OR_RETURN(ModelInfo info, impl->models().Info(impl->id));

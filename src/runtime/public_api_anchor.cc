@@ -4,6 +4,7 @@
 #include "ge/compile.h"
 #include "ge/graph.h"
 #include "ge/model.h"
+#include "ge/options.h"
 #include "ge/session.h"
 #include "ge/single_op.h"
 #include "ge/training.h"
@@ -13,6 +14,10 @@ namespace {
 
 using CompileFn = StatusOr<CompiledModel> (*)(const CompileSource&, const CompileOptions&);
 using LoadFromFileFn = StatusOr<std::unique_ptr<OfflineModel>> (*)(const std::string&, const OfflineModelOptions&);
+using LoadOnInterpreterFn = StatusOr<std::unique_ptr<OfflineModel>> (*)(const CompileSource&,
+                                                                        const OfflineModelOptions&);
+using ListOptionsFn = std::vector<OptionDescription> (*)();
+using UsableCpuCountFn = int (*)();
 using InitializeFn = Status (*)(const Options&);
 using GraphFromOnnxFn = StatusOr<Graph> (*)(const std::string&);
 using LowerTrainingFn = StatusOr<TrainingGraphs> (*)(const Graph&);
@@ -29,6 +34,9 @@ using DynamicSingleOpCreateFn = StatusOr<std::unique_ptr<DynamicSingleOp>> (*)(c
 const void* const kPublicApiAnchors[] = {
     reinterpret_cast<const void*>(static_cast<CompileFn>(&Compile)),
     reinterpret_cast<const void*>(static_cast<LoadFromFileFn>(&OfflineModel::LoadFromFile)),
+    reinterpret_cast<const void*>(static_cast<LoadOnInterpreterFn>(&LoadOnInterpreter)),
+    reinterpret_cast<const void*>(static_cast<ListOptionsFn>(&ListOptions)),
+    reinterpret_cast<const void*>(static_cast<UsableCpuCountFn>(&UsableCpuCount)),
     reinterpret_cast<const void*>(static_cast<InitializeFn>(&GEInitialize)),
     reinterpret_cast<const void*>(static_cast<GraphFromOnnxFn>(&Graph::FromOnnxFile)),
     reinterpret_cast<const void*>(static_cast<LowerTrainingFn>(&LowerTraining)),

@@ -148,6 +148,20 @@ StatusOr<Graph> Graph::Clone() const {
 const std::string& Graph::name() const { return impl_->model->graph->name(); }
 Status Graph::status() const { return impl_->status; }
 
+std::vector<std::string> Graph::input_names() const {
+  std::vector<std::string> out;
+  for (const ir::Value* v : impl_->model->graph->inputs()) out.push_back(v->name());
+  return out;
+}
+
+std::vector<std::string> Graph::output_names() const {
+  std::vector<std::string> out;
+  for (const ir::Value* v : impl_->model->graph->outputs()) out.push_back(v->name());
+  return out;
+}
+
+bool Graph::has_training_info() const { return !impl_->model->training_info.empty(); }
+
 Graph::Value Graph::Input(const std::string& name, DataType dtype, const std::vector<int64_t>& dims) {
   if (!impl_->NameFree(name, "input")) return Value{};
   return impl_->Add(impl_->g().AddInput(name, TensorDesc(dtype, Shape(dims))));

@@ -10,8 +10,6 @@
 #include "ge/session.h"
 #include "ir/graph.h"
 #include "om/om_reader.h"
-#include "runtime/v1/sink_model.h"
-#include "runtime/v2/model_v2.h"
 
 namespace ge::session {
 
@@ -29,8 +27,12 @@ struct GraphEntry {
   Options options;                         // session options merged with the graph's
   Mode mode = Mode::kAdded;
   std::shared_ptr<const CompiledGraph> compiled;
-  std::shared_ptr<runtime::SinkModel> loaded;  // shared with runs in flight
-  std::shared_ptr<runtime::v2::ModelV2> loaded_v2;  // instead of `loaded` when compiled->dynamic
+  // The compiled model is registered with the session's ModelExecutor, which loads it (on BuildGraph / LoadGraph,
+  // or lazily), may evict it when idle and reloads it on the next run.
+  bool registered = false;
+  bool load_requested = false;  // LoadGraph was called (RunGraphWithStreamAsync's precondition)
+  void* const_memory = nullptr;  // SetGraphConstMemoryBase
+  size_t const_memory_size = 0;
   void* fixed_feature_map = nullptr;           // SetGraphFixedFeatureMemoryBase
   size_t fixed_feature_map_size = 0;
   void* refreshed_feature_map = nullptr;  // UpdateGraphFeatureMemoryBase (ge.featureBaseRefreshable=1)

@@ -1,14 +1,19 @@
 // ge::Session (GE's Session → InnerSession → GraphManager, in one place): the graph table, GE's call-order
-// contract, compile (with the session's VarManager, so every graph of the session shares its variables), load
-// (SinkModel over the session's variable memory) and run.
+// contract, compile (with the session's VarManager, so every graph of the session shares its variables); the
+// compiled models go to the session's runtime::ModelExecutor (seed 002 §3.5), which loads them through the
+// runtime's one loader (the sink runtime or runtime v2, over the session's variable memory), evicts idle ones
+// under ge.exec.sessionMemoryLimit and reloads them on their next run.
 #include "ge/session.h"
 
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <thread>
 
 #include "compiler/model_compiler.h"
+#include "runtime/model_executor.h"
+#include "runtime/v1/sink_model.h"
 #include "runtime/v2/lowering/execute_plan.h"
 #include "runtime/v2/lowering/static_island.h"
 #include "om/ir_proto.h"
@@ -19,6 +24,7 @@
 #include "base/trace_json.h"
 #include "base/trace_recorder.h"
 #include "session/graph_entry.h"
+#include "session/graph_model_cache.h"
 #include "om/value_bins.h"
 #include "session/session_options.h"
 #include "session/variable_io.h"
@@ -39,6 +45,17 @@ struct Session::Impl {
 
   std::mutex mu;                          // the graph table and each entry's state; never held while a graph executes
   std::map<uint32_t, GraphEntry> graphs;  // guarded by mu
+  // The graphs' loaded models, by graph id, in the process's ModelManager; destroyed before the variables.
+  std::unique_ptr<runtime::ModelExecutor> executor;
+
+  // RegisterCallBackFunc: called once per successful run.
+  std::mutex callbacks_mu;
+  std::map<std::string, RunCallBackFunc> callbacks;  // guarded by callbacks_mu
+
+  // Runs enqueued on public streams and not finished; the destructor waits for them (they use the executor).
+  std::mutex stream_mu;
+  std::condition_variable stream_cv;
+  int stream_runs = 0;  // guarded by stream_mu
 
   // RunGraphAsync: one worker thread, FIFO.
   std::mutex async_mu;
@@ -51,25 +68,27 @@ struct Session::Impl {
   StatusOr<GraphEntry*> Find(uint32_t graph_id);
   Status Add(uint32_t graph_id, const Graph& graph, const Options& graph_options);
   StatusOr<std::shared_ptr<const CompiledGraph>> Compile(const GraphEntry& entry);
-  StatusOr<std::shared_ptr<runtime::SinkModel>> Load(const GraphEntry& entry, void* fixed_feature_map,
-                                                     size_t fixed_size);
-  // A dynamic graph (compiled->dynamic) on runtime v2.
-  StatusOr<std::shared_ptr<runtime::v2::ModelV2>> LoadV2(const GraphEntry& entry);
-  // Load or LoadV2, as the compiled graph needs, into the entry.
-  Status LoadInto(GraphEntry* entry);
+  StatusOr<std::shared_ptr<const CompiledGraph>> CompileUncached(const GraphEntry& entry);
+  // Hands the entry's compiled model to the executor (replacing an earlier one); `load`: load it now, so that a
+  // load error is the caller's. Unregister unloads it (waiting for runs in flight) and forgets it.
+  Status Register(GraphEntry* entry, bool load);
+  void Unregister(GraphEntry* entry);
   bool NeedRebuild(const GraphEntry& entry) const;
   // Whether a variable the compiled graph uses now has another desc in the session (VarMatchInfo).
   bool VariablesChanged(const GraphEntry& entry) const;
-  struct Runnable {
-    std::shared_ptr<runtime::SinkModel> sink;
-    std::shared_ptr<runtime::v2::ModelV2> v2;
-  };
-  // Built (compiled and loaded) for BuildGraph / RunGraph, rebuilt when a variable it uses changed desc.
-  StatusOr<Runnable> Built(uint32_t graph_id);
-  Status Execute(runtime::SinkModel& model, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs,
-                 void* feature_map, size_t feature_map_size);
-  // Inputs of any size the graph accepts; outputs at their run-time shapes.
-  Status ExecuteV2(runtime::v2::ModelV2& model, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs);
+  // Built (compiled and registered) for BuildGraph / RunGraph, rebuilt when a variable it uses changed desc;
+  // true when the graph is dynamic.
+  StatusOr<bool> Built(uint32_t graph_id);
+  // A static model: inputs of exactly the declared dims, outputs allocated; `feature_map` (a sink model) runs on
+  // caller memory. A dynamic model: inputs of any size the graph accepts, outputs at their run-time shapes.
+  // `in_place`: write into *outputs as given (tensors of the output shapes, storage shared with a caller).
+  Status Execute(runtime::ExecutableModel& model, bool dynamic, const std::vector<Tensor>& inputs,
+                 std::vector<Tensor>* outputs, void* feature_map, size_t feature_map_size, bool in_place = false);
+  // The registered callbacks, each once, with the run's outputs by name.
+  void NotifyCallbacks(uint32_t graph_id, const runtime::ExecutableModel& model, const std::vector<Tensor>& outputs);
+  // A static graph's run on a public stream's thread (RunGraphWithStreamAsync).
+  Status RunOnStream(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs,
+                     void* feature_map, size_t feature_map_size);
   // RunGraph's body; RunGraphAsync's jobs call it on the worker (the Impl outlives them: its destructor drains).
   Status Run(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs);
   void AsyncLoop();
@@ -102,7 +121,12 @@ Session::Impl::~Impl() {
   }
   async_cv.notify_all();
   if (async_worker.joinable()) async_worker.join();
-  graphs.clear();  // models before the variables they address
+  {
+    std::unique_lock<std::mutex> lk(stream_mu);
+    stream_cv.wait(lk, [&] { return stream_runs == 0; });
+  }
+  executor.reset();  // models before the variables they address
+  graphs.clear();
   if (context != nullptr) {
     variables.reset();
     context->variables().Destroy(id);
@@ -166,7 +190,17 @@ StatusOr<std::shared_ptr<const CompiledGraph>> CompiledDynamic(const GraphEntry&
 
 }  // namespace
 
+// ge.graph_compiler_cache_dir (session/graph_model_cache.h): a cached model stands in for the compile.
 StatusOr<std::shared_ptr<const CompiledGraph>> Session::Impl::Compile(const GraphEntry& entry) {
+  session::GraphModelCache cache(entry, "graph_" + std::to_string(entry.id), context->device().intra_op_threads(),
+                                 *variables);
+  if (auto hit = cache.Find(entry, variables.get(), &context->device())) return hit;
+  GE_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledGraph> compiled, CompileUncached(entry));
+  cache.Store(*compiled);
+  return compiled;
+}
+
+StatusOr<std::shared_ptr<const CompiledGraph>> Session::Impl::CompileUncached(const GraphEntry& entry) {
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> work, session::GraphAccess::CloneModel(*entry.model));
   compiler::CompileOptions co;
   co.lower_for_runtime_v2 = runtime::v2::PlanExecuteGraphsForOm;
@@ -211,45 +245,40 @@ StatusOr<std::shared_ptr<const CompiledGraph>> Session::Impl::Compile(const Grap
   return std::shared_ptr<const CompiledGraph>(std::move(compiled));
 }
 
-StatusOr<std::shared_ptr<runtime::SinkModel>> Session::Impl::Load(const GraphEntry& entry, void* fixed_feature_map,
-                                                                  size_t fixed_size) {
-  runtime::SinkModelOptions so;
-  so.variables = variables;
-  if (auto bins = entry.options.find("ge.exec.value_bins"); bins != entry.options.end()) {
-    GE_ASSIGN_OR_RETURN(so.value_bins, om::ParseValueBins(bins->second));
+Status Session::Impl::Register(GraphEntry* entry, bool load) {
+  Unregister(entry);
+  runtime::GraphModelOptions o;
+  o.load.variables = variables;
+  o.load.trace = trace.get();
+  o.load.runtime_options = entry->options;  // runtime v2 reads its keys
+  if (auto bins = entry->options.find("ge.exec.value_bins"); bins != entry->options.end()) {
+    auto parsed = om::ParseValueBins(bins->second);
+    if (!parsed.ok()) return parsed.status().WithContext(GraphName(entry->id));
+    o.load.value_bins = *parsed;
   }
-  so.feature_map = fixed_feature_map;
-  so.feature_map_size = fixed_size;
-  so.trace = trace.get();
-  auto model = runtime::SinkModel::Load(entry.compiled->om, &context->device(), so);
-  if (!model.ok()) return model.status().WithContext(GraphName(entry.id));
-  return std::shared_ptr<runtime::SinkModel>(std::move(*model));
+  o.load.const_memory = entry->const_memory;
+  o.load.const_memory_size = entry->const_memory_size;
+  o.load.feature_map = entry->fixed_feature_map;
+  o.load.feature_map_size = entry->fixed_feature_map_size;
+  o.expected_bytes = entry->compiled->summary.feature_memory_size;
+  GE_RETURN_IF_ERROR(
+      executor->AddGraph(entry->id, runtime::ModelSource::Opened(entry->compiled->om, GraphName(entry->id)), o));
+  entry->registered = true;
+  if (!load) return Status::Ok();
+  Status s = executor->LoadGraph(entry->id);
+  if (!s.ok()) Unregister(entry);
+  return s;
 }
 
-StatusOr<std::shared_ptr<runtime::v2::ModelV2>> Session::Impl::LoadV2(const GraphEntry& entry) {
-  runtime::v2::ModelV2Options o;
-  Status s = o.ApplyGeOptions(entry.options);
-  if (!s.ok()) return s.WithContext(GraphName(entry.id));
-  o.intra_op_threads = context->device().intra_op_threads();
-  o.device = &context->device();
-  o.variables = variables;
-  o.trace = trace.get();
-  auto model = runtime::v2::ModelV2::Load(entry.compiled->om, o);
-  if (!model.ok()) return model.status().WithContext(GraphName(entry.id));
-  return std::shared_ptr<runtime::v2::ModelV2>(std::move(*model));
-}
-
-Status Session::Impl::LoadInto(GraphEntry* entry) {
-  if (entry->compiled->dynamic) {
-    GE_ASSIGN_OR_RETURN(entry->loaded_v2, LoadV2(*entry));
-  } else {
-    GE_ASSIGN_OR_RETURN(entry->loaded, Load(*entry, nullptr, 0));
-  }
-  return Status::Ok();
+void Session::Impl::Unregister(GraphEntry* entry) {
+  if (!entry->registered) return;
+  executor->RemoveGraph(entry->id, rt::kWaitForever).IgnoreError();
+  entry->registered = false;
+  entry->load_requested = false;
 }
 
 bool Session::Impl::NeedRebuild(const GraphEntry& entry) const {
-  if (entry.compiled == nullptr || (entry.loaded == nullptr && entry.loaded_v2 == nullptr)) return true;
+  if (entry.compiled == nullptr || !entry.registered) return true;
   return VariablesChanged(entry);
 }
 
@@ -261,16 +290,16 @@ bool Session::Impl::VariablesChanged(const GraphEntry& entry) const {
   return false;
 }
 
-StatusOr<Session::Impl::Runnable> Session::Impl::Built(uint32_t graph_id) {
+StatusOr<bool> Session::Impl::Built(uint32_t graph_id) {
   std::lock_guard<std::mutex> lk(mu);
   GE_ASSIGN_OR_RETURN(GraphEntry * e, Find(graph_id));
   if (e->mode == GraphEntry::Mode::kCompiled && e->compiled != nullptr && e->compiled->dynamic) {
     if (VariablesChanged(*e)) {  // another graph changed a shared variable's desc since CompileGraph
-      e->loaded_v2.reset();
+      Unregister(e);
       GE_ASSIGN_OR_RETURN(e->compiled, Compile(*e));
     }
-    if (e->loaded_v2 == nullptr) GE_RETURN_IF_ERROR(LoadInto(e));  // no LoadGraph for dynamic graphs
-    return Runnable{nullptr, e->loaded_v2};
+    if (!e->registered) GE_RETURN_IF_ERROR(Register(e, true));  // no LoadGraph for dynamic graphs
+    return true;
   }
   if (e->mode == GraphEntry::Mode::kCompiled) {
     return Unimplemented(GraphName(graph_id) +
@@ -278,17 +307,18 @@ StatusOr<Session::Impl::Runnable> Session::Impl::Built(uint32_t graph_id) {
                          "RunGraphWithStreamAsync (RunGraph, BuildGraph and RunGraphAsync are unsupported then)");
   }
   if (NeedRebuild(*e)) {
-    e->loaded.reset();
-    e->loaded_v2.reset();
+    Unregister(e);
     GE_ASSIGN_OR_RETURN(e->compiled, Compile(*e));
-    GE_RETURN_IF_ERROR(LoadInto(e));
+    GE_RETURN_IF_ERROR(Register(e, true));
     e->mode = GraphEntry::Mode::kBuilt;
   }
-  return Runnable{e->loaded, e->loaded_v2};
+  return e->compiled->dynamic;
 }
 
-Status Session::Impl::Execute(runtime::SinkModel& model, const std::vector<Tensor>& inputs,
-                              std::vector<Tensor>* outputs, void* feature_map, size_t feature_map_size) {
+Status Session::Impl::Execute(runtime::ExecutableModel& model, bool dynamic, const std::vector<Tensor>& inputs,
+                              std::vector<Tensor>* outputs, void* feature_map, size_t feature_map_size,
+                              bool in_place) {
+  if (dynamic) return model.ExecuteTensors(inputs, outputs);
   const auto& in_descs = model.inputs();
   if (inputs.size() != in_descs.size()) {
     return InvalidArgument("the graph has " + std::to_string(in_descs.size()) + " inputs, got " +
@@ -305,37 +335,55 @@ Status Session::Impl::Execute(runtime::SinkModel& model, const std::vector<Tenso
     }
     in.push_back(runtime::DataBuffer{const_cast<void*>(t.raw_data()), t.nbytes()});
   }
-  outputs->clear();
-  for (const runtime::IoDesc& d : model.outputs()) {
-    GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(d.desc.dtype, d.desc.shape.dims()));
-    out.push_back(runtime::DataBuffer{t.raw_data(), t.nbytes()});
-    outputs->push_back(std::move(t));
-  }
-  if (feature_map != nullptr) return model.ExecuteWithFeatureMap(in, out, feature_map, feature_map_size);
-  return model.Execute(in, out);
-}
-
-Status Session::Impl::ExecuteV2(runtime::v2::ModelV2& model, const std::vector<Tensor>& inputs,
-                                std::vector<Tensor>* outputs) {
-  std::vector<Value> in, out;
-  in.reserve(inputs.size());
-  for (const Tensor& t : inputs) in.emplace_back(t);
-  GE_RETURN_IF_ERROR(model.Execute(in, &out));
-  outputs->clear();
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (!out[i].is_tensor()) {
-      return Unimplemented("output " + std::to_string(i) + " is not a tensor (sessions return tensors)");
+  if (in_place) {
+    if (outputs->size() != model.outputs().size()) return Internal("output tensors do not match the graph");
+    for (Tensor& t : *outputs) out.push_back(runtime::DataBuffer{t.raw_data(), t.nbytes()});
+  } else {
+    outputs->clear();
+    for (const runtime::IoDesc& d : model.outputs()) {
+      GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(d.desc.dtype, d.desc.shape.dims()));
+      out.push_back(runtime::DataBuffer{t.raw_data(), t.nbytes()});
+      outputs->push_back(std::move(t));
     }
-    outputs->push_back(std::move(out[i].tensor));
   }
-  return Status::Ok();
+  if (feature_map == nullptr) return model.Execute(in, out);
+  auto* sink = dynamic_cast<runtime::SinkModel*>(&model);
+  if (sink == nullptr) return Internal("a caller's feature map needs a model on the sink runtime");
+  return sink->ExecuteWithFeatureMap(in, out, feature_map, feature_map_size);
 }
 
 Status Session::Impl::Run(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) {
-  GE_ASSIGN_OR_RETURN(Runnable model, Built(graph_id));
-  Status s =
-      model.v2 != nullptr ? ExecuteV2(*model.v2, inputs, outputs) : Execute(*model.sink, inputs, outputs, nullptr, 0);
-  return s.ok() ? s : s.WithContext(GraphName(graph_id));
+  GE_ASSIGN_OR_RETURN(bool dynamic, Built(graph_id));
+  // Pinned for the run: the executor may have evicted the model since it was built, and reloads it then.
+  StatusOr<runtime::ModelLease> lease = executor->Pin(graph_id);
+  if (!lease.ok()) return lease.status().WithContext(GraphName(graph_id));
+  Status s = Execute(lease->model(), dynamic, inputs, outputs, nullptr, 0);
+  if (!s.ok()) return s.WithContext(GraphName(graph_id));
+  NotifyCallbacks(graph_id, lease->model(), *outputs);
+  return s;
+}
+
+void Session::Impl::NotifyCallbacks(uint32_t graph_id, const runtime::ExecutableModel& model,
+                                    const std::vector<Tensor>& outputs) {
+  std::vector<RunCallBackFunc> calls;
+  {
+    std::lock_guard<std::mutex> lk(callbacks_mu);
+    for (const auto& [key, fn] : callbacks) calls.push_back(fn);
+  }
+  if (calls.empty()) return;
+  std::map<std::string, Tensor> by_name;
+  for (size_t i = 0; i < outputs.size() && i < model.outputs().size(); ++i) by_name[model.outputs()[i].name] = outputs[i];
+  for (const RunCallBackFunc& fn : calls) fn(graph_id, by_name);
+}
+
+Status Session::Impl::RunOnStream(uint32_t graph_id, const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs,
+                                  void* feature_map, size_t feature_map_size) {
+  StatusOr<runtime::ModelLease> lease = executor->Pin(graph_id);
+  if (!lease.ok()) return lease.status().WithContext(GraphName(graph_id));
+  Status s = Execute(lease->model(), false, inputs, outputs, feature_map, feature_map_size, /*in_place=*/true);
+  if (!s.ok()) return s.WithContext(GraphName(graph_id));
+  NotifyCallbacks(graph_id, lease->model(), *outputs);
+  return s;
 }
 
 void Session::Impl::AsyncLoop() {
@@ -383,6 +431,11 @@ Session::Session(const Options& options) : impl_(std::make_unique<Impl>()) {
   impl_->variables = impl_->context->variables().Instance(impl_->id);
   impl_->status = impl_->variables->Init(vo);
   if (!impl_->status.ok()) return;
+  runtime::ModelExecutorOptions eo;
+  if (auto it = options.find("ge.exec.sessionMemoryLimit"); it != options.end()) {
+    eo.memory_budget_bytes = std::stoull(it->second);  // the option table checked it is a byte count
+  }
+  impl_->executor = std::make_unique<runtime::ModelExecutor>(&impl_->context->models(), eo);
   impl_->async_worker = std::thread([impl = impl_.get()] { impl->AsyncLoop(); });
 }
 
@@ -410,7 +463,8 @@ Status Session::AddGraphWithCopy(uint32_t graph_id, const Graph& graph, const Op
 Status Session::RemoveGraph(uint32_t graph_id) {
   GE_RETURN_IF_ERROR(impl_->status);
   std::lock_guard<std::mutex> lk(impl_->mu);
-  GE_RETURN_IF_ERROR(impl_->Find(graph_id).status());
+  GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+  impl_->Unregister(e);
   impl_->graphs.erase(graph_id);
   return Status::Ok();
 }
@@ -453,14 +507,25 @@ Status Session::CompileGraph(uint32_t graph_id) {
     return FailedPrecondition(GraphName(graph_id) + " was already built by BuildGraph or RunGraph");
   }
   if (e->compiled != nullptr && !impl_->NeedRebuild(*e)) return Status::Ok();
+  impl_->Unregister(e);
   GE_ASSIGN_OR_RETURN(e->compiled, impl_->Compile(*e));
-  e->loaded.reset();
-  e->loaded_v2.reset();
   e->mode = GraphEntry::Mode::kCompiled;
   return Status::Ok();
 }
 
 namespace {
+
+// One RunGraphWithStreamAsync request on a public stream: what the run needs, held until it has run.
+struct StreamRun {
+  Session::Impl* impl;
+  uint32_t graph_id;
+  std::vector<Tensor> inputs, outputs;  // share storage with the caller's tensors
+  void* feature_map;
+  size_t feature_map_size;
+};
+
+Status RunStreamTask(void* args, rt::TaskContext& ctx);
+
 Status NotCompiled(uint32_t graph_id, const char* call) {
   return FailedPrecondition(std::string(call) + ": " + GraphName(graph_id) + " is not built: call CompileGraph first");
 }
@@ -483,18 +548,40 @@ Status Session::GetCompiledGraphSummary(uint32_t graph_id, CompiledGraphSummary*
   return Status::Ok();
 }
 
+Status Session::GetGraphLoadState(uint32_t graph_id, GraphLoadState* state) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  if (state == nullptr) return InvalidArgument("GetGraphLoadState: null state");
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+  if (!e->registered) return NotCompiled(graph_id, "GetGraphLoadState");
+  GE_ASSIGN_OR_RETURN(runtime::GraphState s, impl_->executor->state(graph_id));
+  state->loaded = s.loaded;
+  state->loads = s.loads;
+  state->evictions = s.evictions;
+  state->feature_memory_bytes = s.loaded ? s.feature_map_bytes : 0;
+  return Status::Ok();
+}
+
 Status Session::SetGraphConstMemoryBase(uint32_t graph_id, const void* memory, size_t size) {
   GE_RETURN_IF_ERROR(impl_->status);
   std::lock_guard<std::mutex> lk(impl_->mu);
   GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
   if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "SetGraphConstMemoryBase");
-  if (memory == nullptr || size < e->compiled->summary.const_memory_size) {
-    return InvalidArgument("SetGraphConstMemoryBase: " + GraphName(graph_id) + " needs " +
-                           std::to_string(e->compiled->summary.const_memory_size) + " bytes");
+  if (e->compiled->dynamic) return DynamicUnsupported(graph_id, "SetGraphConstMemoryBase");
+  if (e->load_requested) {
+    return FailedPrecondition("SetGraphConstMemoryBase: " + GraphName(graph_id) + " is already loaded");
   }
-  return Unimplemented(
-      "SetGraphConstMemoryBase: ge reads constants where the compiled model maps them; "
-      "caller-provided constant memory is not supported");
+  if (memory == nullptr || size < e->compiled->summary.const_memory_size ||
+      reinterpret_cast<uintptr_t>(memory) % 64 != 0) {
+    return InvalidArgument("SetGraphConstMemoryBase: " + GraphName(graph_id) + " needs " +
+                           std::to_string(e->compiled->summary.const_memory_size) + " bytes, 64-byte aligned; got " +
+                           std::to_string(size));
+  }
+  // The model copies its weights there when LoadGraph loads it (and again whenever it is reloaded after an
+  // eviction); the memory must stay valid and unchanged by the caller until the graph is removed.
+  e->const_memory = const_cast<void*>(memory);
+  e->const_memory_size = size;
+  return Status::Ok();
 }
 
 Status Session::SetGraphFixedFeatureMemoryBase(uint32_t graph_id, void* memory, size_t size) {
@@ -503,7 +590,7 @@ Status Session::SetGraphFixedFeatureMemoryBase(uint32_t graph_id, void* memory, 
   GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
   if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "SetGraphFixedFeatureMemoryBase");
   if (e->compiled->dynamic) return DynamicUnsupported(graph_id, "SetGraphFixedFeatureMemoryBase");
-  if (e->loaded != nullptr) {
+  if (e->load_requested) {
     return FailedPrecondition("SetGraphFixedFeatureMemoryBase: " + GraphName(graph_id) + " is already loaded");
   }
   const size_t need = e->compiled->summary.feature_memory_size;
@@ -537,46 +624,131 @@ Status Session::UpdateGraphFeatureMemoryBase(uint32_t graph_id, void* memory, si
   return Status::Ok();
 }
 
+namespace {
+
+Status RunStreamTask(void* args, rt::TaskContext& ctx) {
+  std::unique_ptr<StreamRun> run(static_cast<StreamRun*>(args));
+  Session::Impl* impl = run->impl;
+  Status s = Status::Ok();
+  const bool skip = (ctx.cancel != nullptr && ctx.cancel->load()) ||
+                    (ctx.stream_error != nullptr && !ctx.stream_error->ok());  // an earlier run failed
+  if (!skip) s = impl->RunOnStream(run->graph_id, run->inputs, &run->outputs, run->feature_map, run->feature_map_size);
+  run.reset();  // the tensors go before the session may
+  {
+    std::lock_guard<std::mutex> lk(impl->stream_mu);
+    --impl->stream_runs;
+  }
+  impl->stream_cv.notify_all();
+  return s;
+}
+
+}  // namespace
+
 Status Session::LoadGraph(uint32_t graph_id, const Options& options, void* stream) {
   GE_RETURN_IF_ERROR(impl_->status);
   GE_RETURN_IF_ERROR(session::CheckOptions(options, "LoadGraph"));
-  if (stream != nullptr) return Unimplemented("LoadGraph: streams are not public in ge yet; pass nullptr");
+  if (stream != nullptr) GE_RETURN_IF_ERROR(session::LookUpStream(stream, "LoadGraph").status());
   std::lock_guard<std::mutex> lk(impl_->mu);
   GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
   if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "LoadGraph");
   if (e->compiled->dynamic) return DynamicUnsupported(graph_id, "LoadGraph");
-  if (e->loaded != nullptr) return Status::Ok();
-  GE_ASSIGN_OR_RETURN(e->loaded, impl_->Load(*e, e->fixed_feature_map, e->fixed_feature_map_size));
+  if (e->load_requested) return Status::Ok();
+  GE_RETURN_IF_ERROR(impl_->Register(e, true));
+  e->load_requested = true;
   return Status::Ok();
 }
 
 Status Session::RunGraphWithStreamAsync(uint32_t graph_id, void* stream, const std::vector<Tensor>& inputs,
                                         std::vector<Tensor>& outputs) {
   GE_RETURN_IF_ERROR(impl_->status);
+  std::shared_ptr<session::PublicStream> on;
   if (stream != nullptr) {
-    return Unimplemented("RunGraphWithStreamAsync: streams are not public in ge yet; pass nullptr");
+    GE_ASSIGN_OR_RETURN(on, session::LookUpStream(stream, "RunGraphWithStreamAsync"));
   }
-  std::shared_ptr<runtime::SinkModel> model;
   void* feature_map = nullptr;
+  std::vector<TensorInfo> in_info, out_info;
   size_t feature_map_size = 0;
   {
     std::lock_guard<std::mutex> lk(impl_->mu);
     GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
     if (e->mode != GraphEntry::Mode::kCompiled) return NotCompiled(graph_id, "RunGraphWithStreamAsync");
     if (e->compiled->dynamic) return DynamicUnsupported(graph_id, "RunGraphWithStreamAsync");
-    if (e->loaded == nullptr) {
+    if (!e->load_requested) {
       return FailedPrecondition("RunGraphWithStreamAsync: " + GraphName(graph_id) + " is not loaded: call LoadGraph");
     }
     if (impl_->NeedRebuild(*e)) {
       return FailedPrecondition("RunGraphWithStreamAsync: a variable of " + GraphName(graph_id) +
                                 " changed its desc since CompileGraph; compile it again");
     }
-    model = e->loaded;
     feature_map = e->refreshed_feature_map;
     feature_map_size = e->refreshed_feature_map_size;
+    in_info = e->compiled->summary.inputs;
+    out_info = e->compiled->summary.outputs;
   }
-  Status s = impl_->Execute(*model, inputs, &outputs, feature_map, feature_map_size);
+  if (on != nullptr) {
+    // Checked now, so that a wrong input is the caller's error, not the stream's; outputs allocated for the run
+    // to write.
+    if (inputs.size() != in_info.size()) {
+      return InvalidArgument("RunGraphWithStreamAsync: " + GraphName(graph_id) + " has " +
+                             std::to_string(in_info.size()) + " inputs, got " + std::to_string(inputs.size()));
+    }
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Tensor& t = inputs[i];
+      if (!t.valid() || t.dtype() != in_info[i].dtype || t.dims() != in_info[i].dims) {
+        return InvalidArgument("RunGraphWithStreamAsync: " + GraphName(graph_id) + " input " + std::to_string(i) +
+                               " ('" + in_info[i].name + "') must be " + DataTypeName(in_info[i].dtype) +
+                               DimsToString(in_info[i].dims) + ", got " +
+                               (t.valid() ? DataTypeName(t.dtype()) + DimsToString(t.dims()) : std::string("none")));
+      }
+    }
+    outputs.clear();
+    for (const TensorInfo& o : out_info) {
+      GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(o.dtype, o.dims));
+      outputs.push_back(std::move(t));
+    }
+    auto run = std::make_unique<StreamRun>(StreamRun{impl_.get(), graph_id, inputs, outputs, feature_map,
+                                                     feature_map_size});
+    {
+      std::lock_guard<std::mutex> lk(impl_->stream_mu);
+      ++impl_->stream_runs;
+    }
+    rt::Task task{RunStreamTask, run.get()};
+    task.always = true;  // runs (and frees its request) even after an earlier run failed
+    Status s = on->stream->Enqueue(task);
+    if (!s.ok()) {
+      std::lock_guard<std::mutex> lk(impl_->stream_mu);
+      --impl_->stream_runs;
+      return s.WithContext("RunGraphWithStreamAsync: " + GraphName(graph_id));
+    }
+    run.release();  // the task owns it now
+    return Status::Ok();
+  }
+  StatusOr<runtime::ModelLease> lease = impl_->executor->Pin(graph_id);
+  if (!lease.ok()) return lease.status().WithContext(GraphName(graph_id));
+  Status s = impl_->Execute(lease->model(), false, inputs, &outputs, feature_map, feature_map_size);
   return s.ok() ? s : s.WithContext(GraphName(graph_id));
+}
+
+Status Session::RegisterCallBackFunc(const std::string& key, const RunCallBackFunc& callback) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  if (key.empty()) return InvalidArgument("RegisterCallBackFunc: the key is empty");
+  if (!callback) return InvalidArgument("RegisterCallBackFunc: no callback for key '" + key + "'");
+  std::lock_guard<std::mutex> lk(impl_->callbacks_mu);
+  impl_->callbacks[key] = callback;
+  return Status::Ok();
+}
+
+Status Session::GetCompiledModel(uint32_t graph_id, ModelBufferData& model_buffer) {
+  GE_RETURN_IF_ERROR(impl_->status);
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  GE_ASSIGN_OR_RETURN(GraphEntry * e, impl_->Find(graph_id));
+  if (e->compiled == nullptr) return NotCompiled(graph_id, "GetCompiledModel");
+  const om::ByteSpan image = e->compiled->om->image();
+  std::shared_ptr<uint8_t> copy(new uint8_t[image.size], std::default_delete<uint8_t[]>());
+  std::memcpy(copy.get(), image.data, image.size);
+  model_buffer.data = std::move(copy);
+  model_buffer.length = image.size;
+  return Status::Ok();
 }
 
 Status Session::GetVariables(std::vector<std::string>& names, std::vector<Tensor>& values) {
@@ -634,8 +806,14 @@ Status Session::ForkGraph(uint32_t graph_id, uint32_t new_graph_id) {
   fork.options = e->options;
   fork.mode = e->mode;
   fork.compiled = e->compiled;
-  if (e->mode == GraphEntry::Mode::kBuilt) GE_RETURN_IF_ERROR(impl_->LoadInto(&fork));
-  impl_->graphs.emplace(new_graph_id, std::move(fork));
+  GraphEntry& added = impl_->graphs.emplace(new_graph_id, std::move(fork)).first->second;
+  if (e->mode == GraphEntry::Mode::kBuilt) {
+    Status s = impl_->Register(&added, true);
+    if (!s.ok()) {
+      impl_->graphs.erase(new_graph_id);
+      return s;
+    }
+  }
   return Status::Ok();
 }
 

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cmath>
 #include <condition_variable>
@@ -327,12 +328,64 @@ TEST_F(SessionTest, CallerFeatureMemory) {
   ASSERT_TRUE(s.UpdateGraphFeatureMemoryBase(2, refreshed, sizeof refreshed).ok());
   ASSERT_TRUE(s.RunGraphWithStreamAsync(2, nullptr, {input}, out).ok());
   EXPECT_EQ(Values(out[0]), std::vector<float>(64, 0.0f));
-  EXPECT_EQ(s.SetGraphConstMemoryBase(2, fixed, sizeof fixed).code(), StatusCode::kUnimplemented);
+  EXPECT_EQ(s.SetGraphConstMemoryBase(2, fixed, sizeof fixed).code(), StatusCode::kFailedPrecondition);  // loaded
   Session plain;
   ASSERT_TRUE(plain.AddGraph(1, g).ok());
   ASSERT_TRUE(plain.CompileGraph(1).ok());
   EXPECT_EQ(plain.UpdateGraphFeatureMemoryBase(1, refreshed, sizeof refreshed).code(),
             StatusCode::kFailedPrecondition);  // needs ge.featureBaseRefreshable=1
+}
+
+// GE's memory bases on one static graph: constants in caller memory (set before LoadGraph; the model reads them
+// there), the feature map moved to another caller buffer between runs; outputs equal a plain session's.
+TEST_F(SessionTest, ConstAndFeatureBasesMovedBetweenRunsGiveTheSameOutputs) {
+  constexpr int64_t n = 1024;
+  std::vector<float> cv(n), dv(n), xv(n);
+  for (int64_t i = 0; i < n; ++i) {
+    cv[i] = 0.5f + static_cast<float>(i % 5);
+    dv[i] = static_cast<float>(i % 3) - 1.0f;
+    xv[i] = std::sin(0.01f * static_cast<float>(i));
+  }
+  Graph g("bases");
+  auto x = g.Input("x", DataType::kFloat, {n});
+  auto c = g.Constant("c", Tensor::FromVector<float>(cv, {n}));
+  auto d = g.Constant("d", Tensor::FromVector<float>(dv, {n}));
+  g.AddOutput(g.Op1("Tanh", {g.Op1("Add", {g.Op1("Mul", {x, c}), d})}));
+  const Tensor input = Tensor::FromVector<float>(xv, {n});
+  Session plain;
+  ASSERT_TRUE(plain.AddGraph(1, g).ok());
+  std::vector<Tensor> want;
+  ASSERT_TRUE(plain.RunGraph(1, {input}, want).ok());
+
+  Session s(Options{{"ge.featureBaseRefreshable", "1"}});
+  ASSERT_TRUE(s.AddGraph(1, g).ok());
+  ASSERT_TRUE(s.CompileGraph(1).ok());
+  CompiledGraphSummary summary;
+  ASSERT_TRUE(s.GetCompiledGraphSummary(1, &summary).ok());
+  ASSERT_GE(summary.const_memory_size, static_cast<size_t>(2 * n * sizeof(float)));
+  struct alignas(64) Block {
+    char bytes[64];
+  };
+  std::vector<Block> consts((summary.const_memory_size + 63) / 64);
+  EXPECT_EQ(s.SetGraphConstMemoryBase(1, consts.data(), summary.const_memory_size - 1).code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.SetGraphConstMemoryBase(1, consts[0].bytes + 4, summary.const_memory_size).code(),
+            StatusCode::kInvalidArgument);
+  ASSERT_TRUE(s.SetGraphConstMemoryBase(1, consts.data(), consts.size() * 64).ok());
+  ASSERT_TRUE(s.LoadGraph(1).ok());
+  std::vector<Block> f1((summary.feature_memory_size + 63) / 64 + 1), f2(f1.size());
+  for (int run = 0; run < 4; ++run) {
+    std::vector<Block>& base = run % 2 == 0 ? f1 : f2;
+    ASSERT_TRUE(s.UpdateGraphFeatureMemoryBase(1, base.data(), base.size() * 64).ok());
+    std::vector<Tensor> out;
+    ASSERT_TRUE(s.RunGraphWithStreamAsync(1, nullptr, {input}, out).ok());
+    ASSERT_EQ(Values(out[0]), Values(want[0])) << "run " << run;
+  }
+  // The constants are the caller's memory: zeroed, the graph computes tanh(x * 0 + 0).
+  std::fill(consts.begin(), consts.end(), Block{});
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s.RunGraphWithStreamAsync(1, nullptr, {input}, out).ok());
+  EXPECT_EQ(Values(out[0]), std::vector<float>(n, 0.0f));
 }
 
 TEST_F(SessionTest, OnnxGraphRunsAndMatchesTheSample) {

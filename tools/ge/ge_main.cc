@@ -1,5 +1,5 @@
 // `ge` (DESIGN.md §9), linked to libge.so alone: the commands built on the public API (include/ge) run here;
-// every other command, the developer tools (inspect, test-onnx) and `ge --help` run in ge-dev (dev_forward.h), so
+// the developer tools (inspect, test-onnx, compile --dump_graph/--trace) and `ge --help` run in ge-dev (dev_forward.h), so
 // that `ge CMD` works the same for every command.
 #include <cstdio>
 #include <cstring>
@@ -18,9 +18,9 @@ struct Command {
 
 // The commands on the public API alone.
 const Command kPublicCommands[] = {
-    {ge::cli::CompileCommandSpec, ge::cli::CompileCommand},
-    {ge::cli::RunOpCommandSpec, ge::cli::RunOpCommand},
-    {ge::cli::TrainCommandSpec, ge::cli::TrainCommand},
+    {ge::cli::CompileCommandSpec, ge::cli::CompileCommand}, {ge::cli::RunCommandSpec, ge::cli::RunCommand},
+    {ge::cli::RunOpCommandSpec, ge::cli::RunOpCommand},     {ge::cli::TrainCommandSpec, ge::cli::TrainCommand},
+    {ge::cli::OptionsCommandSpec, ge::cli::OptionsCommand},
 };
 
 bool IsHelp(const char* arg) { return !std::strcmp(arg, "--help") || !std::strcmp(arg, "-h"); }

@@ -1,6 +1,7 @@
 #include "lowered_summary.h"
 
-#include "io_util.h"
+#include "json_text.h"
+#include "tensor_text.h"
 #include "kernels/builtin_engines.h"
 #include "runtime/v2/execute_graph.h"
 #include "runtime/v2/lowering/lowering.h"

@@ -1,17 +1,13 @@
 #include "model_runner.h"
 
-#include <sys/stat.h>
-
 #include <cstdio>
 #include <cstring>
 
 #include "interpreter/interpreter.h"
 #include "om/ir_om.h"
 #include "om/om_reader.h"
-#include "parser/onnx/onnx_parser.h"
 #include "rt/cpu/cpu_device.h"
 #include "runtime/v2/model_v2.h"
-#include "runtime/v2/pipeline_model.h"
 #include "base/trace_json.h"
 #include "ge/model.h"
 
@@ -138,9 +134,8 @@ class ApiRunner final : public ModelRunner {
   std::vector<OutputBuffer> out_buffers_;
 };
 
-// An IR .om straight on runtime v2, for what the offline-model API does not offer: the pipeline of partitioned
-// stages (`ge run --pipeline_stages`) and IO that is not a numeric tensor (sequences: `ge test-onnx --via_v2`).
-// Every other .om goes through ApiRunner.
+// An IR .om straight on runtime v2, for IO the offline-model API does not pass: sequences (`ge test-onnx
+// --via_v2`). Every other .om goes through ApiRunner.
 class V2Runner final : public ModelRunner {
  public:
   static StatusOr<std::unique_ptr<ModelRunner>> Create(std::shared_ptr<const om::OmReader> reader,
@@ -158,7 +153,7 @@ class V2Runner final : public ModelRunner {
     o.device = r->device_.get();
     o.pool = options.threads > 1 ? &r->device_->thread_pool() : nullptr;
     o.profile = options.profile;
-    if (options.trace && options.pipeline_stages == 0) {
+    if (options.trace) {
       r->trace_ =
           std::make_unique<trace::TraceRecorder>(trace::TraceRecorder::kDefaultCapacity, "ge: " + reader->path());
       r->trace_->NameTrack(trace::kHostTrack, "load");
@@ -166,16 +161,6 @@ class V2Runner final : public ModelRunner {
     }
     GE_RETURN_IF_ERROR(o.ApplyGeOptions(options.ge_options));
     r->threads_ = options.threads;
-    if (options.pipeline_stages > 0) {
-      GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> ir, om::ReadIrOm(*reader));
-      r->inputs_ = Describe({ir->graph->inputs().begin(), ir->graph->inputs().end()});
-      r->outputs_ = Describe({ir->graph->outputs().begin(), ir->graph->outputs().end()});
-      runtime::v2::PipelineOptions po;
-      po.stages = options.pipeline_stages;
-      po.stage_options = o;
-      GE_ASSIGN_OR_RETURN(r->pipeline_, runtime::v2::PipelineModel::Load(std::move(ir), po, reader));
-      return std::unique_ptr<ModelRunner>(std::move(r));
-    }
     GE_ASSIGN_OR_RETURN(r->model_, runtime::v2::ModelV2::Load(std::move(reader), o));
     r->inputs_ = Describe(r->model_->graph_inputs());
     r->outputs_ = Describe(r->model_->graph_outputs());
@@ -186,16 +171,10 @@ class V2Runner final : public ModelRunner {
   const std::vector<ModelIo>& inputs() const override { return inputs_; }
   const std::vector<ModelIo>& outputs() const override { return outputs_; }
   Status Run(const std::vector<Value>& inputs, std::vector<Value>* outputs) override {
-    return pipeline_ != nullptr ? pipeline_->Execute(inputs, outputs) : model_->Execute(inputs, outputs);
+    return model_->Execute(inputs, outputs);
   }
-  Status RunBatch(const std::vector<std::vector<Value>>& requests, std::vector<std::vector<Value>>* outputs) override {
-    if (pipeline_ != nullptr) return pipeline_->ExecuteBatch(requests, outputs);
-    return ModelRunner::RunBatch(requests, outputs);
-  }
-  size_t pipeline_stages() const override { return pipeline_ != nullptr ? pipeline_->stages().size() : 0; }
   std::vector<KernelProfile> Profile() const override {
     std::vector<KernelProfile> out;
-    if (model_ == nullptr) return out;
     for (const runtime::v2::ModelV2::NodeProfile& p : model_->Profile()) {
       out.push_back(KernelProfile{p.kernel, p.op_type, p.impl, p.seconds, p.runs});
     }
@@ -206,7 +185,6 @@ class V2Runner final : public ModelRunner {
     return trace::WriteTraceFile(*trace_, path);
   }
   std::string MemoryJson() const override {
-    if (model_ == nullptr) return "";
     const runtime::v2::ModelV2::MemoryStats m = model_->memory_stats();
     auto mb = [](size_t b) { return std::to_string(static_cast<double>(b) / (1 << 20)); };
     return "\"allocator_cap_mb\":" + mb(m.cap_bytes) + ",\"allocator_cached_mb\":" + mb(m.cached_bytes) +
@@ -228,18 +206,8 @@ class V2Runner final : public ModelRunner {
   std::unique_ptr<trace::TraceRecorder> trace_;  // OpenOptions::trace; outlives model_ (which records into it)
   std::unique_ptr<rt::CpuDevice> device_;        // the model's memory and intra-op threads; outlives model_
   std::unique_ptr<runtime::v2::ModelV2> model_;
-  std::unique_ptr<runtime::v2::PipelineModel> pipeline_;  // instead of model_ with OpenOptions::pipeline_stages
   std::vector<ModelIo> inputs_, outputs_;
 };
-
-bool HasOmMagic(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return false;
-  char magic[4] = {};
-  const bool ok = std::fread(magic, 1, 4, f) == 4 && std::memcmp(magic, "GEOM", 4) == 0;
-  std::fclose(f);
-  return ok;
-}
 
 }  // namespace
 
@@ -258,26 +226,6 @@ OfflineModelOptions ApiOptions(const OpenOptions& options) {
 }
 
 }  // namespace
-
-StatusOr<std::unique_ptr<ModelRunner>> OpenModel(const std::string& path, const OpenOptions& options) {
-  if (HasOmMagic(path)) {
-    if (options.pipeline_stages > 0) {
-      GE_ASSIGN_OR_RETURN(std::unique_ptr<om::OmReader> reader, om::OmReader::Open(path));
-      auto runner = V2Runner::Create(std::shared_ptr<const om::OmReader>(std::move(reader)), options);
-      if (!runner.ok()) return runner.status().WithContext(path);
-      return runner;
-    }
-    // The public API's loader maps and verifies the .om once and picks the runtime for its model type.
-    GE_ASSIGN_OR_RETURN(std::unique_ptr<OfflineModel> model, OfflineModel::LoadFromFile(path, ApiOptions(options)));
-    return ApiRunner::Create(std::move(model), options.threads);
-  }
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
-    return DataLoss(path + ": the file is empty");
-  }
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, onnx_parser::ParseModelFile(path));
-  return InterpreterRunner::Create(std::move(model), nullptr, options.seed);
-}
 
 StatusOr<std::unique_ptr<ModelRunner>> OpenIrModel(std::unique_ptr<ir::Model> model, const OpenOptions& options) {
   return InterpreterRunner::Create(std::move(model), nullptr, options.seed);

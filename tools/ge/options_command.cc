@@ -1,9 +1,9 @@
-// ge options: ge's table of ge.* options (base/option_table.def), for people or as JSON.
+// ge options: ge's table of ge.* options (include/ge/options.h), for people or as JSON.
 #include <cstdio>
 
-#include "base/option_table.h"
 #include "commands.h"
 #include "flags.h"
+#include "ge/options.h"
 
 namespace ge::cli {
 
@@ -28,7 +28,7 @@ int OptionsCommand(int argc, char** argv) {
     std::fprintf(stderr, "ge options: takes no arguments, got '%s'\n", flags->positional[0].c_str());
     return 2;
   }
-  const std::string text = flags->GetBool("json") ? OptionTableJson() : FormatOptionTable();
+  const std::string text = FormatOptions(flags->GetBool("json"));
   std::fputs(text.c_str(), stdout);
   return 0;
 }

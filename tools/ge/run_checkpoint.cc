@@ -1,5 +1,5 @@
-// ge run --model=M.onnx --checkpoint=CKPT (ge-dev): the model's inference graph in a session whose variables come
-// from a checkpoint `ge train --save` wrote.
+// ge run --model=M.onnx --checkpoint=CKPT on the public API: the model's inference graph in a session whose
+// variables come from a checkpoint `ge train --save` wrote.
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -8,11 +8,10 @@
 #include "base/npy.h"
 #include "commands.h"
 #include "flags.h"
+#include "ge/graph.h"
 #include "ge/session.h"
-#include "io_util.h"
-#include "parser/onnx/onnx_parser.h"
-#include "session/graph_access.h"
-#include "session/training_graphs.h"
+#include "ge/training.h"
+#include "tensor_text.h"
 
 namespace ge::cli {
 namespace {
@@ -20,10 +19,10 @@ namespace {
 // ge run --model=M.onnx --checkpoint=CKPT: the model's inference graph in a session whose variables come from the
 // checkpoint (a model with training info reads its trained initializers as variables).
 Status RunWithCheckpoint(const Flags& flags) {
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> model, onnx_parser::ParseModelFile(flags.Get("model")));
-  if (!model->training_info.empty()) {
-    GE_ASSIGN_OR_RETURN(session::TrainingGraphs graphs, session::LowerTraining(*model));
-    model = std::move(graphs.inference);
+  GE_ASSIGN_OR_RETURN(Graph graph, Graph::FromOnnxFile(flags.Get("model")));
+  if (graph.has_training_info()) {
+    GE_ASSIGN_OR_RETURN(TrainingGraphs graphs, LowerTraining(graph));
+    graph = std::move(graphs.inference);
   }
   std::vector<Tensor> inputs;
   std::map<std::string, std::string> files;
@@ -37,21 +36,20 @@ Status RunWithCheckpoint(const Flags& flags) {
     }
   }
   size_t next = 0;
-  for (const ir::Value* in : model->graph->inputs()) {
-    auto it = files.find(in->name());
+  for (const std::string& name : graph.input_names()) {
+    auto it = files.find(name);
     std::string file = it != files.end() ? it->second : next < positional.size() ? positional[next++] : "";
-    if (file.empty()) return InvalidArgument("input '" + in->name() + "' needs --input=" + in->name() + "=FILE.npy");
+    if (file.empty()) return InvalidArgument("input '" + name + "' needs --input=" + name + "=FILE.npy");
     GE_ASSIGN_OR_RETURN(Tensor t, ReadNpy(file));
     inputs.push_back(std::move(t));
   }
-  std::vector<std::string> output_names;
-  for (const ir::Value* o : model->graph->outputs()) output_names.push_back(o->name());
+  const std::vector<std::string> output_names = graph.output_names();
 
   GE_RETURN_IF_ERROR(GEInitialize());
   Session session;
   GE_RETURN_IF_ERROR(session.status());
   GE_RETURN_IF_ERROR(session.RestoreCheckpoint(flags.Get("checkpoint")));
-  GE_RETURN_IF_ERROR(session.AddGraph(1, session::GraphAccess::FromModel(std::move(model))));
+  GE_RETURN_IF_ERROR(session.AddGraph(1, graph));
   std::vector<Tensor> outputs;
   GE_RETURN_IF_ERROR(session.RunGraph(1, inputs, outputs));
   const std::string dir = flags.Get("output_dir");

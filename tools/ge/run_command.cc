@@ -1,4 +1,6 @@
-// ge run: open a model (.onnx or .om, see model_runner.h), bind inputs, run --warmup + --loop times, report.
+// ge run on the public API alone (include/ge; `ge` links libge.so only): an .om through ge::OfflineModel, whose
+// loader picks the runtime as it does for every library user; ONNX or IR text uncompiled on the reference
+// interpreter (ge::LoadOnInterpreter). Binds inputs, runs --warmup + --loop times, reports.
 #include <malloc.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -16,14 +18,15 @@
 #include <sstream>
 
 #include "base/npy.h"
-#include "base/option_table.h"
+#include "base/shape.h"
 #include "commands.h"
+#include "default_input.h"
 #include "flags.h"
-#include "ge_option_flags.h"
-#include "interpreter/interpreter.h"
-#include "io_util.h"
-#include "model_runner.h"
-#include "rt/cpu/cpu_quota.h"
+#include "ge/compile.h"
+#include "ge/model.h"
+#include "ge/options.h"
+#include "json_text.h"
+#include "tensor_text.h"
 
 namespace ge::cli {
 
@@ -54,6 +57,87 @@ std::string HeapJson() {
          ",\"heap_mmapped_mb\":" + mb(mi.hblkhd);
 }
 
+// A loaded model as ge run drives it: static models run the buffer form of Execute into output tensors allocated
+// once (zero-copy, as a library user would), dynamic ones the tensor form (outputs at their run-time shapes).
+class Runner {
+ public:
+  static StatusOr<Runner> Open(const std::string& path, const OfflineModelOptions& options) {
+    Runner r;
+    if (IsOm(path)) {
+      GE_ASSIGN_OR_RETURN(r.model_, OfflineModel::LoadFromFile(path, options));
+    } else {
+      struct stat st;
+      if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+        return DataLoss(path + ": the file is empty");
+      }
+      if (options.pipeline_stages > 0) {
+        return InvalidArgument("--pipeline_stages runs an IR .om on runtime v2; compile " + path +
+                               " with `ge compile --runtime=v2` first");
+      }
+      GE_ASSIGN_OR_RETURN(r.model_, LoadOnInterpreter(CompileSource::FromFile(path), options));
+    }
+    if (!r.model_->dynamic()) {
+      for (const ModelTensorDesc& d : r.model_->outputs()) {
+        GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(d.dtype, Dims(d.dims.begin(), d.dims.end())));
+        r.out_buffers_.push_back(OutputBuffer{t.raw_data(), t.nbytes()});
+        r.out_tensors_.push_back(std::move(t));
+      }
+    }
+    return r;
+  }
+  OfflineModel& model() { return *model_; }
+  const OfflineModel& model() const { return *model_; }
+  const char* engine() const { return model_->runtime().c_str(); }
+  const std::vector<ModelTensorDesc>& inputs() const { return model_->inputs(); }
+  const std::vector<ModelTensorDesc>& outputs() const { return model_->outputs(); }
+
+  Status Run(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs) {
+    if (model_->dynamic()) return model_->Execute(inputs, outputs);
+    in_buffers_.clear();
+    for (const Tensor& t : inputs) in_buffers_.push_back(InputBuffer{t.raw_data(), t.nbytes()});
+    GE_RETURN_IF_ERROR(model_->Execute(in_buffers_, out_buffers_));
+    *outputs = out_tensors_;
+    return Status::Ok();
+  }
+
+ private:
+  static bool IsOm(const std::string& path) {
+    char head[16] = {};
+    FILE* f = std::fopen(path.c_str(), "rb");
+    if (f == nullptr) return false;
+    const size_t n = std::fread(head, 1, sizeof head, f);
+    std::fclose(f);
+    return DetectModelFormat(head, n) == ModelFormat::kOm;
+  }
+  std::unique_ptr<OfflineModel> model_;
+  std::vector<Tensor> out_tensors_;  // static models: written in place every run
+  std::vector<InputBuffer> in_buffers_;
+  std::vector<OutputBuffer> out_buffers_;
+};
+
+std::string DescribeIo(const ModelTensorDesc& d) {
+  std::string dims = "[";
+  for (size_t i = 0; i < d.dims.size(); ++i) {
+    if (i) dims += ",";
+    const bool named = i < d.dim_names.size() && !d.dim_names[i].empty();
+    dims += d.dims[i] >= 0 ? std::to_string(d.dims[i]) : named ? d.dim_names[i] : "?";
+  }
+  return std::string(DataTypeName(d.dtype)) + dims + "]";
+}
+
+// InvalidArgument naming the input and what differs unless |t| has its dtype, rank and known dims.
+Status CheckInput(const Tensor& t, const ModelTensorDesc& d) {
+  if (t.dtype() != d.dtype) {
+    return InvalidArgument("input '" + d.name + "' has dtype " + DataTypeName(t.dtype()) + "; the model wants " +
+                           DescribeIo(d));
+  }
+  bool ok = static_cast<size_t>(t.rank()) == d.dims.size();
+  for (size_t k = 0; ok && k < d.dims.size(); ++k) ok = d.dims[k] < 0 || d.dims[k] == t.dims()[k];
+  if (ok) return Status::Ok();
+  return InvalidArgument("input '" + d.name + "' has shape " + DimsToString(t.dims()) + "; the model wants " +
+                         DescribeIo(d));
+}
+
 // --vary=NAME:AXIS:LO~HI: that input is fed at pseudo-random sizes along AXIS (fixed seed), to exercise a dynamic
 // model under shape churn.
 struct Vary {
@@ -62,8 +146,8 @@ struct Vary {
   int64_t lo = 0, hi = 0;
 };
 
-StatusOr<Vary> ParseVary(const std::string& spec, const std::vector<ModelIo>& inputs,
-                         const std::vector<Value>& values) {
+StatusOr<Vary> ParseVary(const std::string& spec, const std::vector<ModelTensorDesc>& inputs,
+                         const std::vector<Tensor>& values) {
   const size_t c1 = spec.find(':');
   const size_t c2 = c1 == std::string::npos ? c1 : spec.find(':', c1 + 1);
   const size_t tilde = c2 == std::string::npos ? c2 : spec.find('~', c2 + 1);
@@ -80,7 +164,6 @@ StatusOr<Vary> ParseVary(const std::string& spec, const std::vector<ModelIo>& in
     }
   }
   if (!found) return InvalidArgument("--vary names '" + name + "', which is not an input of the model");
-  if (!values[v.input].is_tensor()) return InvalidArgument("--vary: input '" + name + "' is not a tensor");
   auto num = [&](const std::string& text, int64_t* out) {
     char* end = nullptr;
     errno = 0;
@@ -90,9 +173,9 @@ StatusOr<Vary> ParseVary(const std::string& spec, const std::vector<ModelIo>& in
     return true;
   };
   int64_t axis = 0;
-  if (!num(spec.substr(c1 + 1, c2 - c1 - 1), &axis) || axis >= values[v.input].tensor.rank()) {
+  if (!num(spec.substr(c1 + 1, c2 - c1 - 1), &axis) || axis >= values[v.input].rank()) {
     return InvalidArgument("--vary '" + spec + "': AXIS must be a dim of input '" + name + "' (rank " +
-                           std::to_string(values[v.input].tensor.rank()) + ")");
+                           std::to_string(values[v.input].rank()) + ")");
   }
   if (!num(spec.substr(c2 + 1, tilde - c2 - 1), &v.lo) || !num(spec.substr(tilde + 1), &v.hi) || v.lo > v.hi) {
     return InvalidArgument("--vary '" + spec + "': LO~HI must be sizes with LO <= HI");
@@ -103,11 +186,10 @@ StatusOr<Vary> ParseVary(const std::string& spec, const std::vector<ModelIo>& in
 
 // The input for one run under --vary: the bound input's dtype and dims with the varied axis at a size drawn from
 // |rng|, deterministic values.
-StatusOr<Value> VariedInput(const Vary& v, const Value& base, std::mt19937_64& rng) {
-  Dims dims = base.tensor.dims();
+StatusOr<Tensor> VariedInput(const Vary& v, const Tensor& base, std::mt19937_64& rng) {
+  Dims dims = base.dims();
   dims[v.axis] = v.lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(v.hi - v.lo + 1));
-  GE_ASSIGN_OR_RETURN(Tensor t, MakeDefaultInput(TensorDesc(base.tensor.dtype(), Shape(dims)), 1234));
-  return Value(std::move(t));
+  return MakeDefaultInput(base.dtype(), dims, 1234);
 }
 
 // The process's peak resident set in MiB: VmHWM, which starts afresh at exec (getrusage's ru_maxrss carries the
@@ -124,7 +206,7 @@ double PeakRssMb() {
 }
 
 // Binds --input flags to graph inputs: NAME=FILE or positional FILE in graph-input order.
-StatusOr<std::vector<Value>> BindInputs(const Flags& flags, const std::vector<ModelIo>& graph_inputs) {
+StatusOr<std::vector<Tensor>> BindInputs(const Flags& flags, const std::vector<ModelTensorDesc>& graph_inputs) {
   std::map<std::string, std::string> by_name;
   std::vector<std::string> in_order;
   for (const std::string& spec : flags.GetAll("input")) {
@@ -136,34 +218,49 @@ StatusOr<std::vector<Value>> BindInputs(const Flags& flags, const std::vector<Mo
     }
   }
   for (auto& [name, file] : by_name) {
-    bool found = std::any_of(graph_inputs.begin(), graph_inputs.end(), [&](const ModelIo& v) { return v.name == name; });
+    bool found = std::any_of(graph_inputs.begin(), graph_inputs.end(),
+                             [&](const ModelTensorDesc& d) { return d.name == name; });
     if (!found) return InvalidArgument("--input names '" + name + "', which is not an input of the model");
   }
   if (in_order.size() > graph_inputs.size()) {
     return InvalidArgument("got " + std::to_string(in_order.size()) + " --input files but the model has " +
                            std::to_string(graph_inputs.size()) + " inputs");
   }
-  std::vector<Value> values;
+  std::vector<Tensor> values;
   size_t next_positional = 0;
   for (size_t i = 0; i < graph_inputs.size(); ++i) {
-    const ModelIo* in = &graph_inputs[i];
+    const ModelTensorDesc& in = graph_inputs[i];
     std::string file;
-    if (by_name.count(in->name)) {
-      file = by_name[in->name];
+    if (by_name.count(in.name)) {
+      file = by_name[in.name];
     } else if (next_positional < in_order.size()) {
       file = in_order[next_positional++];
     }
     if (!file.empty()) {
       GE_ASSIGN_OR_RETURN(Tensor t, ReadNpy(file));
-      values.emplace_back(std::move(t));
+      values.push_back(std::move(t));
     } else if (!flags.GetAll("input").empty()) {
-      return InvalidArgument("no --input given for model input '" + in->name + "' (" + in->desc.ToString() + ")");
+      return InvalidArgument("no --input given for model input '" + in.name + "' (" + DescribeIo(in) + ")");
     } else {
-      GE_ASSIGN_OR_RETURN(Tensor t, MakeDefaultInput(in->desc, 1234 + i));
-      values.emplace_back(std::move(t));
+      GE_ASSIGN_OR_RETURN(Tensor t, MakeDefaultInput(in.dtype, in.dims, 1234 + i));
+      values.push_back(std::move(t));
     }
   }
   return values;
+}
+
+// Runtime v2's memory figures (`--json`'s "memory"), as JSON members; "" for the other runtimes.
+std::string MemoryJson(const OfflineModel& model) {
+  ModelMemoryStats m;
+  if (!model.memory_stats(&m)) return "";
+  auto mb = [](size_t b) { return std::to_string(static_cast<double>(b) / (1 << 20)); };
+  return "\"allocator_cap_mb\":" + mb(m.allocator_cap) + ",\"allocator_cached_mb\":" + mb(m.allocator_cached) +
+         ",\"allocator_in_use_mb\":" + mb(m.allocator_in_use) +
+         ",\"allocator_peak_total_mb\":" + mb(m.allocator_peak_total) + ",\"allocator_front_mb\":" + mb(m.front_held) +
+         ",\"arena_mb\":" + mb(m.arena) + ",\"arena_touched_mb\":" + mb(m.arena_touched) +
+         ",\"arena_in_use_mb\":" + mb(m.arena_in_use) + ",\"arena_peak_in_use_mb\":" + mb(m.arena_peak_in_use) +
+         ",\"arena_peak_mb\":" + mb(m.arena_peak) + ",\"arena_segments\":" + std::to_string(m.arena_segments) +
+         ",\"cached_kernels\":" + std::to_string(m.cached_kernels);
 }
 
 int Fail(const Status& s) {
@@ -260,41 +357,47 @@ int RunCommand(int argc, char** argv) {
   for (auto* s : {&loop, &warmup, &threads, &seed, &pipeline_stages, &profile_nodes})
     if (!s->ok()) return Fail(s->status());
 
-  if (*threads == 0) *threads = rt::UsableCpuCount();
+  if (*threads == 0) *threads = UsableCpuCount();
   const std::string contention = flags.Has("contention") ? flags.Get("contention") : "adaptive";
-  OpenOptions open;
+  OfflineModelOptions open;
   if (contention == "adaptive") {
-    open.contention = ThreadContention::kAdaptive;
+    open.thread_contention = ThreadContention::kAdaptive;
   } else if (contention == "full") {
-    open.contention = ThreadContention::kFullThreads;
+    open.thread_contention = ThreadContention::kFullThreads;
   } else if (contention == "one") {
-    open.contention = ThreadContention::kOneThread;
+    open.thread_contention = ThreadContention::kOneThread;
   } else {
     return Fail(InvalidArgument("--contention must be adaptive, full or one, got '" + contention + "'"));
   }
 
   double t0 = NowMs();
-  open.threads = static_cast<int>(*threads);
+  open.intra_op_threads = static_cast<int>(*threads);
   open.seed = static_cast<uint64_t>(*seed);
   open.profile = flags.GetBool("profile");
-  open.trace = flags.Has("trace");  // --trace=FILE.json: a Chrome / Perfetto timeline (ModelRunner::WriteTrace)
+  open.trace = flags.Has("trace");  // --trace=FILE.json: a Chrome / Perfetto timeline (OfflineModel::WriteTrace)
   if (open.trace && (flags.Get("trace").empty() || flags.Get("trace") == "1")) {
     return Fail(InvalidArgument("--trace needs the file to write: --trace=FILE.json"));
   }
+  if (open.trace && *pipeline_stages > 0) {
+    return Fail(InvalidArgument("--trace: a pipelined model (--pipeline_stages) records no timeline"));
+  }
   open.interpreter = flags.GetBool("interpreter");
   open.pipeline_stages = static_cast<size_t>(*pipeline_stages);
-  auto ge_options = GeOptionsFromFlags(flags, kReaderRuntimeV2);
+  auto ge_options = OptionPairsFromFlags(flags);
   if (!ge_options.ok()) return Fail(ge_options.status());
-  open.ge_options = *ge_options;
-  auto runner_or = OpenModel(model_path, open);
+  Status checked = CheckOptions(*ge_options, OptionScope::kModelLoad, "--option");
+  if (!checked.ok()) return Fail(checked);
+  open.runtime_options = *ge_options;
+  auto runner_or = Runner::Open(model_path, open);
   if (!runner_or.ok()) return Fail(runner_or.status());
-  ModelRunner& runner = **runner_or;
+  Runner& runner = *runner_or;
   double load_ms = NowMs() - t0;
-  if (flags.Has("threads") && runner.threads() != *threads) {
+  const int threads_used = std::string(runner.engine()) == "interpreter" ? 1 : static_cast<int>(*threads);
+  if (flags.Has("threads") && threads_used != *threads) {
     std::fprintf(stderr, "ge run: note: --threads=%lld is ignored: the %s runs on %d thread(s)\n",
-                 static_cast<long long>(*threads), runner.engine(), runner.threads());
+                 static_cast<long long>(*threads), runner.engine(), threads_used);
   }
-  if (!open.ge_options.empty() && std::string(runner.engine()) != "v2") {
+  if (!open.runtime_options.empty() && std::string(runner.engine()) != "v2") {
     std::fprintf(stderr, "ge run: note: --option keys are read by runtime v2 when it loads a model; this model runs "
                  "on '%s', which ignores them\n", runner.engine());
   }
@@ -302,8 +405,7 @@ int RunCommand(int argc, char** argv) {
   auto inputs = BindInputs(flags, runner.inputs());
   if (!inputs.ok()) return Fail(inputs.status());
   for (size_t i = 0; i < inputs->size(); ++i) {
-    const ModelIo& in = runner.inputs()[i];
-    Status s = CheckValueMatches((*inputs)[i], in.desc, "input '" + in.name + "'");
+    Status s = CheckInput((*inputs)[i], runner.inputs()[i]);
     if (!s.ok()) return Fail(s);
   }
 
@@ -314,14 +416,14 @@ int RunCommand(int argc, char** argv) {
     vary = *v;
   }
   std::mt19937_64 vary_rng(20240601);  // fixed: every run of the command feeds the same sequence of sizes
-  const Value vary_base = vary ? (*inputs)[vary->input] : Value();
+  const Tensor vary_base = vary ? (*inputs)[vary->input] : Tensor();
   auto next_inputs = [&]() -> Status {
     if (!vary) return Status::Ok();
     GE_ASSIGN_OR_RETURN((*inputs)[vary->input], VariedInput(*vary, vary_base, vary_rng));
     return Status::Ok();
   };
 
-  std::vector<Value> outputs;
+  std::vector<Tensor> outputs;
   for (int64_t i = 0; i < *warmup; ++i) {
     Status s = next_inputs();
     if (s.ok()) s = runner.Run(*inputs, &outputs);
@@ -329,27 +431,28 @@ int RunCommand(int argc, char** argv) {
   }
   const double rss_after_warmup = CurrentRssMb();
   // What the RSS after the warm-up is made of, to compare with the end (--json's memory_after_warmup, memory).
-  std::string memory_after_warmup = runner.MemoryJson();
+  std::string memory_after_warmup = MemoryJson(runner.model());
   memory_after_warmup += (memory_after_warmup.empty() ? "" : ",") + HeapJson();
   std::vector<double> times;
   double batch_ms = 0;
-  if (runner.pipeline_stages() > 0) {
+  const size_t pipeline = runner.model().pipeline_stages();
+  if (pipeline > 0) {
     // The --loop requests as one stream through the pipeline: the time per request is the batch's wall time
     // divided by their number (the stages overlap successive requests).
-    std::vector<std::vector<Value>> requests, batch_out;
+    std::vector<std::vector<Tensor>> requests, batch_out;
     for (int64_t i = 0; i < *loop; ++i) {
       Status s = next_inputs();
       if (!s.ok()) return Fail(s);
       requests.push_back(*inputs);
     }
     const double s0 = NowMs();
-    Status s = runner.RunBatch(requests, &batch_out);
+    Status s = runner.model().ExecuteBatch(requests, &batch_out);
     if (!s.ok()) return Fail(s);
     batch_ms = NowMs() - s0;
     times.assign(static_cast<size_t>(*loop), batch_ms / static_cast<double>(*loop));
     outputs = std::move(batch_out.back());
   }
-  for (int64_t i = 0; runner.pipeline_stages() == 0 && i < *loop; ++i) {
+  for (int64_t i = 0; pipeline == 0 && i < *loop; ++i) {
     Status s = next_inputs();
     if (!s.ok()) return Fail(s);
     double s0 = NowMs();
@@ -367,15 +470,14 @@ int RunCommand(int argc, char** argv) {
     ::mkdir(out_dir.c_str(), 0755);
     for (size_t i = 0; i < outputs.size(); ++i) {
       const std::string name = runner.outputs()[i].name;
-      if (!outputs[i].is_tensor()) continue;
-      Status s = WriteNpy(out_dir + "/" + SanitizeFileName(name) + ".npy", outputs[i].tensor);
+      Status s = WriteNpy(out_dir + "/" + SanitizeFileName(name) + ".npy", outputs[i]);
       if (!s.ok()) return Fail(s);
     }
   }
 
-  if (open.profile) PrintProfile(runner.Profile(), static_cast<size_t>(*profile_nodes));
+  if (open.profile) PrintProfile(runner.model().Profile(), static_cast<size_t>(*profile_nodes));
   if (open.trace) {
-    Status s = runner.WriteTrace(flags.Get("trace"));
+    Status s = runner.model().WriteTrace(flags.Get("trace"));
     if (!s.ok()) return Fail(s);
   }
   if (flags.GetBool("json")) {
@@ -383,36 +485,25 @@ int RunCommand(int argc, char** argv) {
     os.precision(6);
     os << std::fixed << "{\"model\":\"" << JsonEscape(model_path) << "\",\"engine\":\"" << runner.engine() << "\",\"load_ms\":" << load_ms
        << ",\"median_ms\":" << median << ",\"min_ms\":" << min_ms << ",\"iters\":" << *loop
-       << ",\"threads\":" << runner.threads() << ",\"threads_requested\":" << *threads << ",\"peak_rss_mb\":" << PeakRssMb()
+       << ",\"threads\":" << threads_used << ",\"threads_requested\":" << *threads << ",\"peak_rss_mb\":" << PeakRssMb()
        << ",\"rss_after_warmup_mb\":" << rss_after_warmup << ",\"rss_end_mb\":" << rss_end;
     if (vary) os << ",\"vary\":\"" << JsonEscape(flags.Get("vary")) << "\"";
-    if (runner.pipeline_stages() > 0) {
-      os << ",\"pipeline_stages\":" << runner.pipeline_stages() << ",\"batch_ms\":" << batch_ms;
-    }
-    std::string memory = runner.MemoryJson();
+    if (pipeline > 0) os << ",\"pipeline_stages\":" << pipeline << ",\"batch_ms\":" << batch_ms;
+    std::string memory = MemoryJson(runner.model());
     memory += (memory.empty() ? "" : ",") + HeapJson();
     os << ",\"memory_after_warmup\":{" << memory_after_warmup << "},\"memory\":{" << memory << "}";
     os
-       << ",\"target\":\"" << runner.target() << "\",\"impls\":" << CountsJson(runner.impls()) << ",\"outputs\":[";
+       << ",\"target\":\"" << runner.model().target() << "\",\"impls\":" << CountsJson(runner.model().kernel_impls())
+       << ",\"outputs\":[";
     for (size_t i = 0; i < outputs.size(); ++i) {
-      os << (i ? "," : "") << "{\"name\":\"" << JsonEscape(runner.outputs()[i].name) << "\"";
-      if (outputs[i].is_tensor()) {
-        os << ",\"dtype\":\"" << DataTypeName(outputs[i].tensor.dtype()) << "\",\"shape\":" << DimsToString(outputs[i].tensor.dims());
-      }
-      os << "}";
+      os << (i ? "," : "") << "{\"name\":\"" << JsonEscape(runner.outputs()[i].name) << "\",\"dtype\":\""
+         << DataTypeName(outputs[i].dtype()) << "\",\"shape\":" << DimsToString(outputs[i].dims()) << "}";
     }
     os << "]}";
     std::printf("%s\n", os.str().c_str());
   } else {
     for (size_t i = 0; i < outputs.size(); ++i) {
-      const std::string name = runner.outputs()[i].name;
-      if (outputs[i].is_tensor()) {
-        std::printf("%s\n", SummarizeTensor(name, outputs[i].tensor).c_str());
-      } else if (outputs[i].is_sequence()) {
-        std::printf("%s: sequence of %zu tensors\n", name.c_str(), outputs[i].sequence.size());
-      } else {
-        std::printf("%s: empty optional\n", name.c_str());
-      }
+      std::printf("%s\n", SummarizeTensor(runner.outputs()[i].name, outputs[i]).c_str());
     }
     std::printf("load %.2f ms, run median %.3f ms, min %.3f ms over %lld iterations, peak RSS %.1f MB\n", load_ms,
                 median, min_ms, static_cast<long long>(*loop), PeakRssMb());

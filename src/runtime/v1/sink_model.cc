@@ -10,6 +10,7 @@
 
 #include "kernels/engine.h"
 #include "kernels/exec/packed_weights.h"
+#include "om/weights.h"
 #include "kernels/exec/prepared_kernel.h"
 #include "om/ir_proto.h"
 #include "ops/concat_bytes.h"
@@ -763,7 +764,19 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
   impl->engines = options.engines;
   GE_RETURN_IF_ERROR(CheckTarget(def, impl->engines, &impl->target));
   impl->stats.target = def.target_isa();
-  auto weights = om->weights();
+  std::unique_ptr<om::WeightSource> weights;
+  if (options.const_memory != nullptr) {
+    const om::ByteSpan w = om->partition(om::PartitionType::kWeightsData);
+    if (options.const_memory_size < w.size || reinterpret_cast<uintptr_t>(options.const_memory) % 64 != 0) {
+      return InvalidArgument("constant memory: the model needs " + std::to_string(w.size) +
+                             " bytes, 64-byte aligned; got " + std::to_string(options.const_memory_size));
+    }
+    if (w.size > 0) std::memcpy(options.const_memory, w.data, w.size);
+    weights = std::make_unique<om::SpanWeightSource>(static_cast<const uint8_t*>(options.const_memory), w.size,
+                                                     nullptr);
+  } else {
+    weights = om->weights();
+  }
   {
     auto m = om::ModelFromProto(def.ir(), weights.get());
     if (!m.ok()) return m.status().WithContext("MODEL_DEF");

@@ -47,6 +47,11 @@ struct SinkModelOptions {
   // valid and unused by others for the model's lifetime. nullptr: the model allocates it from the device pool.
   void* feature_map = nullptr;
   size_t feature_map_size = 0;
+  // Caller-provided constant memory (GE's SetGraphConstMemoryBase): at least the .om's WEIGHTS_DATA bytes, 64-byte
+  // aligned, valid and unchanged by others for the model's lifetime. The weights are copied there at load and the
+  // constants are read from it. nullptr: constants are read where the .om is mapped.
+  void* const_memory = nullptr;
+  size_t const_memory_size = 0;
   // Time every kernel task (`ge run --profile`): each task runs inside a wrapper that adds its wall time to the
   // node's entry in profile(). Costs two clock reads per task; off by default.
   bool profile = false;

@@ -1,23 +1,21 @@
-#include "io_util.h"
+#include "default_input.h"
 
-#include <cmath>
-#include <cstdio>
+#include <complex>
 #include <random>
-#include <sstream>
+#include <string>
+#include <type_traits>
 
 namespace ge::cli {
 
-StatusOr<Tensor> MakeDefaultInput(const TensorDesc& desc, uint64_t seed) {
-  if (desc.kind != ValueKind::kTensor) return Unimplemented("only tensor inputs can be generated; pass --input");
+StatusOr<Tensor> MakeDefaultInput(DataType dtype, const std::vector<int64_t>& declared, uint64_t seed) {
   Dims dims;
-  if (!desc.shape.unknown_rank())
-    for (int64_t d : desc.shape.dims()) dims.push_back(d < 0 ? 1 : d);
-  GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(desc.dtype, dims));
+  for (int64_t d : declared) dims.push_back(d < 0 ? 1 : d);
+  GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(dtype, dims));
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> real(-1.0, 1.0);
   std::uniform_int_distribution<int> small(0, 99);
   const int64_t n = t.numel();
-  Status s = VisitDataType(desc.dtype, [&](auto tag) {
+  Status s = VisitDataType(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = t.data<T>();
     for (int64_t i = 0; i < n; ++i) {
