@@ -141,6 +141,20 @@ TEST_F(ModelCacheTest, SecondSessionCompileHitsTheCache) {
   EXPECT_EQ(Inode(files[0]), inode) << "the second compile wrote the model again instead of loading it";
 }
 
+// A hit stands in for the whole compile: the summary lists the graph's variables as a compile would.
+TEST_F(ModelCacheTest, AHitReportsTheGraphsVariables) {
+  RunAccumulate(CacheOptions());
+  ASSERT_EQ(CachedFiles().size(), 1u);
+  Session s(CacheOptions());
+  ASSERT_TRUE(s.AddGraph(1, Accumulate()).ok());
+  ASSERT_TRUE(s.CompileGraph(1).ok());
+  EXPECT_EQ(CachedFiles().size(), 1u);  // a hit: nothing new stored
+  CompiledGraphSummary summary;
+  ASSERT_TRUE(s.GetCompiledGraphSummary(1, &summary).ok());
+  EXPECT_EQ(summary.variables, std::vector<std::string>{"v"});
+  EXPECT_FALSE(s.IsGraphNeedRebuild(1));
+}
+
 // Two graphs sharing a variable, compiled in the same order by a second session: both come from the cache, and
 // the variable they share is one (a write by one is what the other reads).
 TEST_F(ModelCacheTest, GraphsSharingVariablesHitInTheSameOrder) {

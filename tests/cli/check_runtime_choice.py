@@ -92,6 +92,23 @@ if r.returncode != 0 or not any(l.startswith("kernel time per run") and "over 2 
 else:
     print("ok   --profile on runtime v2: " + next(l for l in lines if l.startswith("kernel time per run")))
 
+# A wrong input to a dynamic model is named with the model's symbolic dim; --threads on a compiled model is used
+# (no note), on the interpreter it is noted as ignored.
+np.save(os.path.join(work, "x_int.npy"), np.zeros((3, 8), np.int32))
+r = ge_cmd(["run", f"--model={work}/dyn.om", f"--input={work}/x_int.npy"])
+if r.returncode == 0 or "has dtype int32" not in r.stderr or "float32[n,8]" not in r.stderr:
+    failures.append(f"wrong dtype into a dynamic model: want 'has dtype int32' and 'float32[n,8]': {r.stderr[-300:]}")
+else:
+    print("ok   a wrong input to a dynamic model names its symbolic dim: " + r.stderr.strip()[-90:])
+r = ge_cmd(["run", f"--model={work}/dyn.om", f"--input={work}/x.npy", "--threads=2"])
+r_onnx = ge_cmd(["run", f"--model={dyn_onnx}", f"--input={work}/x.npy", "--threads=2"])
+if r.returncode != 0 or "is ignored" in r.stderr or r_onnx.returncode != 0 or \
+        "--threads=2 is ignored: the interpreter runs on 1 thread" not in r_onnx.stderr:
+    failures.append(f"--threads notes: .om rc {r.returncode} {r.stderr[-200:]}; onnx rc {r_onnx.returncode} "
+                    f"{r_onnx.stderr[-200:]}")
+else:
+    print("ok   --threads is noted as ignored only on the interpreter")
+
 # --pipeline_stages=2 on the lowered .om: the --loop requests stream through two stages as one batch; --json reports
 # the stages and the batch time, and the outputs written are the last request's, as without the pipeline.
 r = ge_cmd(["run", f"--model={work}/dyn.om", f"--input={work}/x.npy", "--loop=4", "--pipeline_stages=2", "--json",
