@@ -142,7 +142,7 @@ GE_API StatusOr<CompiledModel> Compile(const CompileSource& source, const Compil
 // forms of Execute, runtime() "interpreter"); of the options only seed matters, and trace is refused (the interpreter
 // records no timeline). Errors as Compile parses.
 GE_API StatusOr<std::unique_ptr<OfflineModel>> LoadOnInterpreter(const CompileSource& source,
-                                                                  const OfflineModelOptions& options = {});
+                                                                 const OfflineModelOptions& options = {});
 // Compiles into the file om_path (written whole or not at all); ge.externalWeight's files go beside it. The model
 // cache (ge.graph_compiler_cache_dir) is Compile's: here it is InvalidArgument.
 GE_API StatusOr<CompileReport> CompileToFile(const CompileSource& source, const std::string& om_path,

@@ -12,7 +12,8 @@
 //   ge.featureBaseRefreshable (0|1), ge.constLifecycle (session|graph), ge.exec.precision_mode
 //   (fp32|allow_bf16), ge.exec.disableReuseMemory, ge.streamMaxParallelNum, ge.AllowMultiGraphParallelCompile,
 //   ge.sessionMemoryBudget (bytes; ge's own), ge.exec.sessionMemoryLimit (feature-map bytes of loaded graphs; idle
-//   graphs are evicted, least recently used first, and reloaded by their next run), ge.format.activation, ge.fusion, ge.weights.prepack, ge.engine.<name>.
+//   graphs are evicted, least recently used first, and reloaded by their next run), ge.format.activation, ge.fusion,
+//   ge.weights.prepack, ge.engine.<name>.
 // ge.exec.value_bins is GE's JSON {"value_bins":[{"value_bin_id":ID,"value_bin_file":PATH},...]}: the files that
 // FileConstant nodes naming a `file_id` read (at compile time to plan them, at load to map them). Accepted for
 // compatibility with no effect on this CPU runtime: ge.graphRunMode (variables and writes work in either mode),

@@ -1,8 +1,8 @@
 // InterpreterModel: an IR .om (model type kIr, the compiler's output for graphs the sink cannot run: subgraphs,
 // sequences, ops without a prepared kernel) behind the ExecutableModel interface, run node by node on the
 // reference interpreter: the oracle a user asks for (OfflineModelOptions::interpreter) to check results. Graph inputs
-// and outputs must be numeric tensors (unknown dims run through the tensor form of Execute). Also the reference run of an
-// uncompiled ONNX or IR-text model (FromModel: ge::LoadOnInterpreter, `ge run M.onnx`).
+// and outputs must be numeric tensors (unknown dims run through the tensor form of Execute). Also the reference run of
+// an uncompiled ONNX or IR-text model (FromModel: ge::LoadOnInterpreter, `ge run M.onnx`).
 // Threading: Execute may be called from any thread; executions are serialized.
 #pragma once
 #include <atomic>

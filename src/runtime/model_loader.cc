@@ -97,8 +97,9 @@ StatusOr<LoadedModel> LoadVerified(const kernels::EngineList& engines, const Mod
       GE_ASSIGN_OR_RETURN(std::unique_ptr<v2::ModelV2> model, v2::ModelV2::Load(std::move(om), v2_options));
       // Unknown dims are fine (the tensor form of Execute runs them); IO the API cannot express is not.
       if (!model->unsupported_io_reason().empty()) {
-        return FailedPrecondition("model '" + model->name() + "': " + model->unsupported_io_reason() +
-                                  "; the offline-model API and `ge run` pass numeric tensors (`ge test-onnx` runs sequence IO)");
+        return FailedPrecondition(
+            "model '" + model->name() + "': " + model->unsupported_io_reason() +
+            "; the offline-model API and `ge run` pass numeric tensors (`ge test-onnx` runs sequence IO)");
       }
       loaded.model = std::move(model);
       return loaded;

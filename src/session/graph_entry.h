@@ -30,7 +30,7 @@ struct GraphEntry {
   // The compiled model is registered with the session's ModelExecutor, which loads it (on BuildGraph / LoadGraph,
   // or lazily), may evict it when idle and reloads it on the next run.
   bool registered = false;
-  bool load_requested = false;  // LoadGraph was called (RunGraphWithStreamAsync's precondition)
+  bool load_requested = false;   // LoadGraph was called (RunGraphWithStreamAsync's precondition)
   void* const_memory = nullptr;  // SetGraphConstMemoryBase
   size_t const_memory_size = 0;
   void* fixed_feature_map = nullptr;           // SetGraphFixedFeatureMemoryBase

@@ -316,8 +316,7 @@ StatusOr<bool> Session::Impl::Built(uint32_t graph_id) {
 }
 
 Status Session::Impl::Execute(runtime::ExecutableModel& model, bool dynamic, const std::vector<Tensor>& inputs,
-                              std::vector<Tensor>* outputs, void* feature_map, size_t feature_map_size,
-                              bool in_place) {
+                              std::vector<Tensor>* outputs, void* feature_map, size_t feature_map_size, bool in_place) {
   if (dynamic) return model.ExecuteTensors(inputs, outputs);
   const auto& in_descs = model.inputs();
   if (inputs.size() != in_descs.size()) {
@@ -372,7 +371,8 @@ void Session::Impl::NotifyCallbacks(uint32_t graph_id, const runtime::Executable
   }
   if (calls.empty()) return;
   std::map<std::string, Tensor> by_name;
-  for (size_t i = 0; i < outputs.size() && i < model.outputs().size(); ++i) by_name[model.outputs()[i].name] = outputs[i];
+  for (size_t i = 0; i < outputs.size() && i < model.outputs().size(); ++i)
+    by_name[model.outputs()[i].name] = outputs[i];
   for (const RunCallBackFunc& fn : calls) fn(graph_id, by_name);
 }
 
@@ -706,8 +706,8 @@ Status Session::RunGraphWithStreamAsync(uint32_t graph_id, void* stream, const s
       GE_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(o.dtype, o.dims));
       outputs.push_back(std::move(t));
     }
-    auto run = std::make_unique<StreamRun>(StreamRun{impl_.get(), graph_id, inputs, outputs, feature_map,
-                                                     feature_map_size});
+    auto run =
+        std::make_unique<StreamRun>(StreamRun{impl_.get(), graph_id, inputs, outputs, feature_map, feature_map_size});
     {
       std::lock_guard<std::mutex> lk(impl_->stream_mu);
       ++impl_->stream_runs;

@@ -1,6 +1,6 @@
 // `ge` (DESIGN.md §9), linked to libge.so alone: the commands built on the public API (include/ge) run here;
-// the developer tools (inspect, test-onnx, compile --dump_graph/--trace) and `ge --help` run in ge-dev (dev_forward.h), so
-// that `ge CMD` works the same for every command.
+// the developer tools (inspect, test-onnx, compile --dump_graph/--trace) and `ge --help` run in ge-dev (dev_forward.h),
+// so that `ge CMD` works the same for every command.
 #include <cstdio>
 #include <cstring>
 #include <string>

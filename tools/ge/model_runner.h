@@ -36,8 +36,7 @@ class ModelRunner {
   virtual std::vector<KernelProfile> Profile() const { return {}; }
   // The timeline recorded since load (OpenOptions::trace) as trace-event JSON (`ge run --trace`).
   virtual Status WriteTrace(const std::string& path) const {
-    return FailedPrecondition("--trace=" + path +
-                              ": only the sink runtime and runtime v2 record a timeline");
+    return FailedPrecondition("--trace=" + path + ": only the sink runtime and runtime v2 record a timeline");
   }
   virtual const std::vector<ModelIo>& inputs() const = 0;
   virtual const std::vector<ModelIo>& outputs() const = 0;

@@ -218,8 +218,8 @@ StatusOr<std::vector<Tensor>> BindInputs(const Flags& flags, const std::vector<M
     }
   }
   for (auto& [name, file] : by_name) {
-    bool found = std::any_of(graph_inputs.begin(), graph_inputs.end(),
-                             [&](const ModelTensorDesc& d) { return d.name == name; });
+    bool found =
+        std::any_of(graph_inputs.begin(), graph_inputs.end(), [&](const ModelTensorDesc& d) { return d.name == name; });
     if (!found) return InvalidArgument("--input names '" + name + "', which is not an input of the model");
   }
   if (in_order.size() > graph_inputs.size()) {
@@ -483,17 +483,17 @@ int RunCommand(int argc, char** argv) {
   if (flags.GetBool("json")) {
     std::ostringstream os;
     os.precision(6);
-    os << std::fixed << "{\"model\":\"" << JsonEscape(model_path) << "\",\"engine\":\"" << runner.engine() << "\",\"load_ms\":" << load_ms
-       << ",\"median_ms\":" << median << ",\"min_ms\":" << min_ms << ",\"iters\":" << *loop
-       << ",\"threads\":" << threads_used << ",\"threads_requested\":" << *threads << ",\"peak_rss_mb\":" << PeakRssMb()
-       << ",\"rss_after_warmup_mb\":" << rss_after_warmup << ",\"rss_end_mb\":" << rss_end;
+    os << std::fixed << "{\"model\":\"" << JsonEscape(model_path) << "\",\"engine\":\"" << runner.engine()
+       << "\",\"load_ms\":" << load_ms << ",\"median_ms\":" << median << ",\"min_ms\":" << min_ms
+       << ",\"iters\":" << *loop << ",\"threads\":" << threads_used << ",\"threads_requested\":" << *threads
+       << ",\"peak_rss_mb\":" << PeakRssMb() << ",\"rss_after_warmup_mb\":" << rss_after_warmup
+       << ",\"rss_end_mb\":" << rss_end;
     if (vary) os << ",\"vary\":\"" << JsonEscape(flags.Get("vary")) << "\"";
     if (pipeline > 0) os << ",\"pipeline_stages\":" << pipeline << ",\"batch_ms\":" << batch_ms;
     std::string memory = MemoryJson(runner.model());
     memory += (memory.empty() ? "" : ",") + HeapJson();
     os << ",\"memory_after_warmup\":{" << memory_after_warmup << "},\"memory\":{" << memory << "}";
-    os
-       << ",\"target\":\"" << runner.model().target() << "\",\"impls\":" << CountsJson(runner.model().kernel_impls())
+    os << ",\"target\":\"" << runner.model().target() << "\",\"impls\":" << CountsJson(runner.model().kernel_impls())
        << ",\"outputs\":[";
     for (size_t i = 0; i < outputs.size(); ++i) {
       os << (i ? "," : "") << "{\"name\":\"" << JsonEscape(runner.outputs()[i].name) << "\",\"dtype\":\""

@@ -772,8 +772,8 @@ StatusOr<std::unique_ptr<SinkModel>> SinkModel::Load(std::shared_ptr<const om::O
                              " bytes, 64-byte aligned; got " + std::to_string(options.const_memory_size));
     }
     if (w.size > 0) std::memcpy(options.const_memory, w.data, w.size);
-    weights = std::make_unique<om::SpanWeightSource>(static_cast<const uint8_t*>(options.const_memory), w.size,
-                                                     nullptr);
+    weights =
+        std::make_unique<om::SpanWeightSource>(static_cast<const uint8_t*>(options.const_memory), w.size, nullptr);
   } else {
     weights = om->weights();
   }

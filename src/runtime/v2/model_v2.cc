@@ -293,8 +293,8 @@ StatusOr<std::unique_ptr<ExecutionContext>> ModelV2::MakeContext(bool first) {
     // churn the memory it holds follows the largest run, not the number of shapes).
     ArenaAllocatorOptions arena;
     arena.mem_type = ca.mem_type;
-    c->allocator = std::make_unique<ArenaAllocator>(
-        options.device, std::make_unique<CachingAllocator>(options.device, ca), arena);
+    c->allocator =
+        std::make_unique<ArenaAllocator>(options.device, std::make_unique<CachingAllocator>(options.device, ca), arena);
   } else {
     c->allocator = std::make_unique<SimpleAllocator>();
   }
@@ -306,7 +306,7 @@ StatusOr<std::unique_ptr<ExecutionContext>> ModelV2::MakeContext(bool first) {
   lowered.state.allocator = c->allocator.get();
   lowered.state.front = dynamic_cast<AllocatorFront*>(c->allocator.get());
   c->arena = dynamic_cast<ArenaAllocator*>(lowered.state.front != nullptr ? lowered.state.front->backing()
-                                                                           : c->allocator.get());
+                                                                          : c->allocator.get());
   lowered.state.stop = &stop_;
   lowered.state.pool = options.pool;
   phase.emplace(tr, "run the Init graph (constants, static kernels)");
@@ -604,13 +604,13 @@ Status ModelV2::ExecuteAsync(const std::vector<DataBuffer>& inputs, const std::v
   GE_RETURN_IF_ERROR(CheckBuffers(io_outputs_, outputs, "output"));
   // The stream's runs prefer the context its previous run used (seed 002 §4.5: an executor instance per stream).
   auto* run = new StreamRun{this, inputs, outputs, &stream};
-  Status s = stream.Enqueue(rt::Task{
-      [](void* args, rt::TaskContext& ctx) -> Status {
-        std::unique_ptr<StreamRun> r(static_cast<StreamRun*>(args));
-        if (ctx.Stopped()) return Aborted("model '" + r->model->name() + "': the stream was stopped");
-        return r->model->ExecuteBuffersOn(r->stream, r->inputs, r->outputs);
-      },
-      run});
+  Status s = stream.Enqueue(rt::Task{[](void* args, rt::TaskContext& ctx) -> Status {
+                                       std::unique_ptr<StreamRun> r(static_cast<StreamRun*>(args));
+                                       if (ctx.Stopped())
+                                         return Aborted("model '" + r->model->name() + "': the stream was stopped");
+                                       return r->model->ExecuteBuffersOn(r->stream, r->inputs, r->outputs);
+                                     },
+                                     run});
   if (!s.ok()) delete run;
   return s;
 }

@@ -181,9 +181,9 @@ class ModelV2 final : public ExecutableModel {
   std::unique_ptr<SessionVariables> variable_store_;  // outlives the lowered model (its RefNodes point at it)
   std::unique_ptr<StaticIslands> islands_;
   std::unique_ptr<ExecutePlan> plan_;  // a kLowered .om's EXECUTE_PLAN; null: lowering decides
-  ModelV2Options options_;      // as loaded (MakeContext reads it)
-  LoweringOptions lowering_;    // every context lowers the IR the same way
-  NodeTimes node_times_;  // ModelV2Options::profile (the first context's executor)
+  ModelV2Options options_;             // as loaded (MakeContext reads it)
+  LoweringOptions lowering_;           // every context lowers the IR the same way
+  NodeTimes node_times_;               // ModelV2Options::profile (the first context's executor)
   std::unique_ptr<KernelTraceLabels> trace_labels_;  // ModelV2Options::trace; outlives the first context's runs
   KernelTracer tracer_;
   // The contexts (after the islands, variables and tracer they point at, so destroyed before them).
@@ -199,7 +199,7 @@ class ModelV2 final : public ExecutableModel {
   std::string dynamic_reason_;  // dynamic_io_reason()
   std::string unsupported_io_;  // unsupported_io_reason()
   std::atomic<bool> stop_{false};
-  std::mutex unload_mu_;  // serializes Unload
+  std::mutex unload_mu_;   // serializes Unload
   bool unloaded_ = false;  // under unload_mu_
 };
 
